@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['Settings', 'env_example']
 
-# %% ../nbs/00_config.ipynb #6476ccc3
+# %% ../nbs/00_config.ipynb #1fb04d4a
 from pathlib import Path
 from typing import Optional
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# %% ../nbs/00_config.ipynb #bff2ec79
+# %% ../nbs/00_config.ipynb #f640ac14
 class Settings(BaseSettings):
     "self_rag's configuration: environment variables (case-insensitive) and `.env`, validated."
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
@@ -27,12 +27,13 @@ class Settings(BaseSettings):
     # Models
     embedding_model: str = Field("sentence-transformers/all-MiniLM-L6-v2", description="fastembed dense model name")
     embedding_model_path: Optional[Path] = Field(None, description="Local folder holding the dense model's ONNX and tokenizer files; unset = the packaged MiniLM (or fastembed's cache for other names)")
-    embedding_batch_size: int = Field(32, ge=1, description="Chunks embedded per batch during ingestion")
+    embedding_batch_size: int = Field(16, ge=1, description="Chunks embedded per batch during ingestion")
     embedding_threads: Optional[int] = Field(None, ge=1, description="onnxruntime threads for the dense model; unset = all cores")
     bm25_language: str = Field("english", description="Stopwords and stemmer of the BM25 sparse model")
     reranker_model: str = Field("ms-marco-MiniLM-L-12-v2", description="FlashRank cross-encoder name")
     reranker_cache_dir: Optional[Path] = Field(None, description="Folder holding `<RERANKER_MODEL>/`; unset = DATA_DIR/models/flashrank")
     reranker_enabled: bool = Field(True, description="Set false to skip the cross-encoder and keep the fused order")
+    reranker_timeout: float = Field(5.0, gt=0, description="Seconds the cross-encoder may take for one query; past that it is stopped and the fused order kept")
 
     # Chunking (characters)
     chunk_size: int = Field(600, ge=50, description="Child chunk size")
@@ -66,7 +67,7 @@ class Settings(BaseSettings):
         "Where the embedded Qdrant Edge shards live."
         return self.data_dir / "qdrant"
 
-# %% ../nbs/00_config.ipynb #0d097a14
+# %% ../nbs/00_config.ipynb #3011a73e
 def env_example(settings_cls=Settings) -> str:
     "The text of `.env.example`: every setting with its description and default."
     lines = ["# self_rag settings: copy to .env and change what you need. Every line is optional.", ""]

@@ -1,0 +1,130 @@
+"""Retrieval benchmark on the dev set: quality per funnel variant, ingestion throughput against the
+embedding-only ceiling, in-process search latency, peak memory, and hybrid query latency of both
+store backends at 100,000 synthetic chunks.
+
+    python bench/retrieval.py [--dev ../shared/eval/dev] [--synthetic 100000] [--out bench/results/retrieval.json]
+
+Figures are wall-clock on whatever machine runs it; compare the ratios, which are measured in one process.
+"""
+import argparse, json, os, platform, resource, statistics, sys, tempfile, time
+from pathlib import Path
+
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+import numpy as np
+
+from self_rag.chunker import chunk_pages
+from self_rag.config import Settings
+from self_rag.eval import evaluate, load_questions, results_table
+from self_rag.ingest import embed_text, file_sha256, version_of
+from self_rag.loaders import find_documents, load_document
+from self_rag.models import SparseVec
+from self_rag.retriever import Engine
+from self_rag.store import EdgeStore, Point, ServerStore
+
+ROOT = Path(__file__).resolve().parents[1]
+
+def peak_rss_mb() -> float: return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+def pct(xs, q): return sorted(xs)[min(len(xs) - 1, int(q * len(xs)))]
+
+def bench_dev(dev: Path, reps: int):
+    "Ingest the dev corpus, compare with embedding the same chunks alone, evaluate, time searches."
+    out = {}
+    with tempfile.TemporaryDirectory() as d:
+        s = Settings(_env_file=None, data_dir=Path(d))
+        with Engine(s) as engine:
+            engine.dense.embed_documents(["warm up the model"] * 4)
+            t0 = time.perf_counter()
+            report = engine.ingest([dev / "corpus"], collection="eval")
+            ingest_s = time.perf_counter() - t0
+            # The ceiling: embed exactly the same child texts, in the same batches, and nothing else.
+            files, _ = find_documents([dev / "corpus"])
+            texts = []
+            for f in files:
+                _, children = chunk_pages(load_document(f), s, version=version_of(f.name, file_sha256(f)))
+                texts += [embed_text(c) for c in children]
+            t0 = time.perf_counter()
+            for i in range(0, len(texts), s.embedding_batch_size): engine.dense.embed_documents(texts[i:i + s.embedding_batch_size])
+            embed_s = time.perf_counter() - t0
+            out["ingest"] = {"files": len(files), "pages": report.pages, "chunks": report.chunks, "seconds": ingest_s,
+                             "pages_per_s": report.pages / ingest_s, "chunks_per_s": report.chunks / ingest_s,
+                             "embed_only_seconds": embed_s, "embed_only_chunks_per_s": len(texts) / embed_s,
+                             "ratio_to_embedding_ceiling": embed_s / ingest_s}
+            questions = load_questions(dev / "questions.jsonl")
+            res = evaluate(engine, questions, collection="eval")
+            out["eval"] = [r.model_dump(exclude={"per_question"}) for r in res]
+            out["eval_table"] = results_table(res)
+            lat = []
+            for _ in range(reps):
+                for q in questions:
+                    t0 = time.perf_counter(); engine.search(q.question, collection="eval"); lat.append((time.perf_counter() - t0) * 1000)
+            out["search_ms"] = {"n": len(lat), "p50": pct(lat, .5), "p95": pct(lat, .95), "mean": statistics.fmean(lat),
+                                "reranker": engine.reranker.status.model_dump() if hasattr(engine.reranker.status, "model_dump") else str(engine.reranker.status)}
+    out["peak_rss_mb_after_dev"] = peak_rss_mb()
+    return out
+
+def synthetic_points(n: int, dim: int, rng, start: int = 0):
+    "Random unit vectors and BM25-like sparse vectors (20 terms of a 30k vocabulary), with payloads."
+    import uuid
+    dense = rng.normal(size=(n, dim)).astype(np.float32); dense /= np.linalg.norm(dense, axis=1, keepdims=True)
+    pts = []
+    for i in range(n):
+        idx = np.unique(rng.integers(0, 30000, 20)); vals = rng.uniform(0.5, 2.5, len(idx)).astype(np.float32)
+        pts.append(Point(id=str(uuid.UUID(int=start + i + 1)), payload={"text": f"chunk {start + i}", "source": f"doc{(start + i) % 50}.pdf",
+                         "pages": [1], "version": f"doc{(start + i) % 50}.pdf@v1"}, dense=dense[i],
+                         sparse=SparseVec(idx.tolist(), vals.tolist())))
+    return pts
+
+def bench_backend(store, n: int, dim: int, queries: int, rng, batch: int = 1000):
+    name = "bench"
+    store.create_collection(name, dim)
+    t0 = time.perf_counter()
+    for s in range(0, n, batch): store.upsert(name, synthetic_points(min(batch, n - s), dim, rng, s), [])
+    upsert_s = time.perf_counter() - t0
+    t0 = time.perf_counter(); store.optimize(name); optimize_s = time.perf_counter() - t0
+    qs = synthetic_points(queries + 5, dim, rng, 10**9)
+    lat = []
+    for i, q in enumerate(qs):
+        t0 = time.perf_counter()
+        store.search(name, "hybrid", dense=q.dense, sparse=q.sparse, k=20, with_vectors=True)
+        if i >= 5: lat.append((time.perf_counter() - t0) * 1000)   # the first few warm the caches
+    return {"points": store.count(name), "upsert_s": upsert_s, "upsert_points_per_s": n / upsert_s, "optimize_s": optimize_s,
+            "hybrid_ms_p50": pct(lat, .5), "hybrid_ms_p95": pct(lat, .95), "queries": len(lat)}
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dev", type=Path, default=ROOT.parent / "shared" / "eval" / "dev")
+    ap.add_argument("--synthetic", type=int, default=100_000)
+    ap.add_argument("--server-synthetic", type=int, default=None, help="points for the qdrant-client local-mode run (default: same)")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "retrieval.json")
+    a = ap.parse_args(argv)
+    res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()}}
+    res["dev"] = bench_dev(a.dev, a.reps)
+    rng = np.random.default_rng(0)
+    with tempfile.TemporaryDirectory() as d:
+        edge = EdgeStore(Path(d))
+        try: res["edge_100k"] = bench_backend(edge, a.synthetic, 384, 200, rng)
+        finally: edge.close()
+    from qdrant_client import QdrantClient
+    n_srv = a.server_synthetic or a.synthetic
+    res["server_local_mode"] = bench_backend(ServerStore(QdrantClient(":memory:")), n_srv, 384, 30, rng)
+    res["server_local_mode"]["note"] = "qdrant-client local mode (:memory:), the only Qdrant 'server' obtainable here; a real server runs the same Query API in Rust"
+    res["peak_rss_mb"] = peak_rss_mb()
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps(res, indent=2))
+    dv, ing = res["dev"], res["dev"]["ingest"]
+    print(dv["eval_table"])
+    print()
+    print(f"ingest: {ing['pages']} pages, {ing['chunks']} chunks in {ing['seconds']:.1f} s = {ing['pages_per_s']:.1f} pages/s, "
+          f"{ing['chunks_per_s']:.1f} chunks/s; embedding alone {ing['embed_only_seconds']:.1f} s -> ratio {ing['ratio_to_embedding_ceiling']:.2f}")
+    print(f"search (full funnel, in-process, {dv['search_ms']['n']} queries): p50 {dv['search_ms']['p50']:.1f} ms, p95 {dv['search_ms']['p95']:.1f} ms")
+    for k in ("edge_100k", "server_local_mode"):
+        b = res[k]
+        print(f"{k:18} {b['points']:>7} points: upsert {b['upsert_points_per_s']:.0f} pts/s, optimize {b['optimize_s']:.1f} s, "
+              f"hybrid p50 {b['hybrid_ms_p50']:.2f} ms, p95 {b['hybrid_ms_p95']:.2f} ms")
+    print(f"peak RSS: {res['peak_rss_mb']:.0f} MB (after the dev part: {dv['peak_rss_mb_after_dev']:.0f} MB)")
+    print(f"wrote {a.out}")
+
+if __name__ == "__main__":
+    main()
