@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['NAMESPACE', 'cut_point', 'split_spans', 'Chunk', 'chunk_id', 'chunk_pages']
 
-# %% ../nbs/03_chunker.ipynb #7f1844d9
+# %% ../nbs/03_chunker.ipynb #dcdfb23e
 import bisect, re, uuid
 from typing import Literal, Optional
 
@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from .config import Settings
 
-# %% ../nbs/03_chunker.ipynb #0543979e
+# %% ../nbs/03_chunker.ipynb #90788ebe
 _BOUNDARIES = [re.compile(p) for p in (r"\n\s*\n", r"[.!?:;][\"')\]]?\s", r"\n", r"\s")]
 
 def cut_point(text:str, # the whole text
@@ -29,7 +29,7 @@ def cut_point(text:str, # the whole text
     m = re.search(r"\s", text[start:limit][::-1])  # a word longer than the window: cut after the last space, if any
     return limit - m.start() if m and limit - m.start() > start else limit
 
-# %% ../nbs/03_chunker.ipynb #588be32d
+# %% ../nbs/03_chunker.ipynb #d6466947
 def _next_start(text:str, end:int, overlap:int, lo:int) -> int:
     "Start of the chunk after one ending at `end`: about `overlap` chars back, at a sentence or word start."
     if overlap <= 0: return end
@@ -57,7 +57,7 @@ def split_spans(text:str, # the text to cut
         s = max(_next_start(sub, e, overlap, s), s + 1)
     return spans
 
-# %% ../nbs/03_chunker.ipynb #2fc53282
+# %% ../nbs/03_chunker.ipynb #025da802
 class Chunk(BaseModel):
     "A parent or child chunk with what is needed to cite it."
     id: str                    # UUID5 of source, version, kind and position
@@ -66,17 +66,18 @@ class Chunk(BaseModel):
     source: str                # file name
     pages: list[int]           # 1-based physical pages the text spans
     section: Optional[str] = None
+    title: Optional[str] = None      # the document's title, where it has one
     parent_id: Optional[str] = None  # children only
     index: int = 0             # position among the document's chunks of this kind
 
-# %% ../nbs/03_chunker.ipynb #fdfae3ab
+# %% ../nbs/03_chunker.ipynb #eaf21c1b
 NAMESPACE = uuid.UUID("3c5a1f9e-5b1d-4f53-9d0e-2a9d6f1c7b42")
 
 def chunk_id(source:str, version:str, kind:str, index:int) -> str:
     "Deterministic UUID5 for a chunk: the same file content always gives the same ids."
     return str(uuid.uuid5(NAMESPACE, f"{source}\x1f{version}\x1f{kind}\x1f{index}"))
 
-# %% ../nbs/03_chunker.ipynb #40aede2f
+# %% ../nbs/03_chunker.ipynb #c4a22d70
 _SEP = "\n\n"
 
 def _page_segments(starts:list[int], s:int, e:int, min_len:int) -> list[tuple[int,int]]:
@@ -107,7 +108,7 @@ def chunk_pages(pages:list, # one document's `Page`s, in order
         first, last = page_of(s), page_of(e - 1)
         return Chunk(id=chunk_id(pages[0].source, version, kind, i), kind=kind, text=text[s:e], source=pages[0].source,
                      pages=sorted({pages[j].page for j in range(first, last + 1)}), section=pages[first].section,
-                     parent_id=parent_id, index=i)
+                     title=pages[0].title, parent_id=parent_id, index=i)
     parents, children = [], []
     for s, e in split_spans(text, settings.parent_chunk_size):
         parent = make("parent", len(parents), s, e)

@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['Settings', 'env_example']
 
-# %% ../nbs/00_config.ipynb #1fb04d4a
+# %% ../nbs/00_config.ipynb #b534ffdb
 from pathlib import Path
 from typing import Optional
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# %% ../nbs/00_config.ipynb #f640ac14
+# %% ../nbs/00_config.ipynb #de585029
 class Settings(BaseSettings):
     "self_rag's configuration: environment variables (case-insensitive) and `.env`, validated."
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
@@ -44,7 +44,11 @@ class Settings(BaseSettings):
     retrieval_k_initial: int = Field(20, ge=1, description="Candidates from the hybrid (dense + BM25, RRF) search")
     retrieval_k_mmr: int = Field(15, ge=1, description="Candidates kept by MMR")
     retrieval_k_rerank: int = Field(4, ge=1, description="Hits kept after the cross-encoder")
-    mmr_lambda: float = Field(0.7, ge=0, le=1, description="MMR trade-off: 1 = relevance only, 0 = diversity only")
+    hybrid_prefetch: int = Field(40, ge=1, description="Candidates each of dense and BM25 contribute to the fusion")
+    rrf_k: int = Field(2, ge=1, description="Reciprocal Rank Fusion constant (Qdrant's default is 2): a hit at rank r (from 0) scores 1/(r + RRF_K)")
+    dense_weight: float = Field(2.0, gt=0, description="Weight of the dense list in the fusion (Qdrant's weighted RRF)")
+    sparse_weight: float = Field(1.0, gt=0, description="Weight of the BM25 list in the fusion")
+    mmr_lambda: float = Field(0.8, ge=0, le=1, description="MMR trade-off: 1 = relevance only, 0 = diversity only")
 
     @model_validator(mode="after")
     def _check_sizes(self):
@@ -67,7 +71,7 @@ class Settings(BaseSettings):
         "Where the embedded Qdrant Edge shards live."
         return self.data_dir / "qdrant"
 
-# %% ../nbs/00_config.ipynb #3011a73e
+# %% ../nbs/00_config.ipynb #b70d9127
 def env_example(settings_cls=Settings) -> str:
     "The text of `.env.example`: every setting with its description and default."
     lines = ["# self_rag settings: copy to .env and change what you need. Every line is optional.", ""]

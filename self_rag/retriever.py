@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['Variant', 'VARIANTS', 'Hit', 'StageRank', 'Stage', 'Retrieval', 'Retriever', 'Engine']
 
-# %% ../nbs/08_retriever.ipynb #09541abb
+# %% ../nbs/08_retriever.ipynb #bad7eb9d
 import fnmatch, time
 from functools import cached_property
 from typing import Literal, Optional
@@ -15,9 +15,9 @@ from pydantic import BaseModel, Field
 from .config import Settings
 from .ingest import Indexer
 from .mmr import mmr
-from .store import Candidate, Store, open_store
+from .store import Candidate, Fusion, Store, open_store
 
-# %% ../nbs/08_retriever.ipynb #779293bc
+# %% ../nbs/08_retriever.ipynb #6df2291c
 class Hit(BaseModel):
     "One retrieved child chunk, with its parent's text as context."
     text: str                  # the child chunk that matched
@@ -62,7 +62,7 @@ class Retrieval(BaseModel):
         return "\n".join(lines)
     __str__ = __repr__
 
-# %% ../nbs/08_retriever.ipynb #c1b310b0
+# %% ../nbs/08_retriever.ipynb #913c98a4
 Variant = Literal["bm25", "dense", "hybrid", "hybrid+mmr", "full"]
 VARIANTS = ("bm25", "dense", "hybrid", "hybrid+mmr", "full")
 
@@ -73,7 +73,7 @@ def _record(trace:list, name:str, t0:float, before:list[Candidate], after:list[C
     trace.append(Stage(name=name, ms=(time.perf_counter() - t0) * 1000, count=len(after), note=note, ranks=ranks))
     return after
 
-# %% ../nbs/08_retriever.ipynb #fb189d87
+# %% ../nbs/08_retriever.ipynb #2f2f555d
 class Retriever:
     "The funnel over one store: hybrid (dense + BM25, RRF) -> MMR -> cross-encoder -> parents."
     def __init__(self, settings:Settings, store:Store, dense, sparse, reranker):
@@ -111,8 +111,9 @@ class Retriever:
         k0 = max(top_k, s.retrieval_k_initial) if variant != "full" else s.retrieval_k_initial
         dq = self.dense.embed_query(query) if mode != "sparse" else None
         sq = self.sparse.embed_query(query) if mode != "dense" else None
-        cands = self.store.search(c, mode, dense=dq, sparse=sq, k=max(k0, top_k), sources=sources,
-                                  exclude_versions=pending, with_vectors=variant in ("hybrid+mmr", "full"))
+        fusion = Fusion(prefetch=s.hybrid_prefetch, rrf_k=s.rrf_k, dense_weight=s.dense_weight, sparse_weight=s.sparse_weight)
+        cands = self.store.search(c, mode, dense=dq, sparse=sq, k=max(k0, top_k), sources=sources, exclude_versions=pending,
+                                  with_vectors=variant in ("hybrid+mmr", "full"), fusion=fusion)
         cands = _record(trace, mode, t0, [], cands)
         if variant in ("hybrid+mmr", "full"):
             t0 = time.perf_counter()
@@ -139,7 +140,7 @@ class Retriever:
         _record(trace, "parents", t0, cands, cands, f"{len(parents)} parents")
         return Retrieval(query=query, collection=c, variant=variant, hits=hits, trace=trace)
 
-# %% ../nbs/08_retriever.ipynb #c69146c5
+# %% ../nbs/08_retriever.ipynb #a3ddb1cc
 class Engine:
     "Settings, models, store, indexer and retriever, built once on first use and shared."
     def __init__(self, settings:Optional[Settings]=None):
@@ -163,6 +164,15 @@ class Engine:
     def indexer(self) -> Indexer: return Indexer(self.settings, self.store, self.dense, self.sparse)
     @cached_property
     def retriever(self) -> Retriever: return Retriever(self.settings, self.store, self.dense, self.sparse, self.reranker)
+
+    def health(self) -> dict:
+        "What is loaded and usable: store backend and collections, embedders, and the reranker (or why it is not used)."
+        return {"store": {"backend": self.store.backend,
+                          "collections": {c: {"documents": len(self.indexer.documents(c)), "chunks": self.store.count(c)}
+                                          for c in self.store.collections()}},
+                "dense": {"model": self.dense.name, "dim": self.dense.dim},
+                "sparse": {"model": self.sparse.name},
+                "reranker": self.reranker.status.model_dump()}
 
     def ingest(self, paths, **kw): return self.indexer.ingest(paths, **kw)
     def search(self, query:str, **kw) -> Retrieval: return self.retriever.search(query, **kw)
