@@ -75,7 +75,7 @@ def synthetic_points(n: int, dim: int, rng, start: int = 0):
                          sparse=SparseVec(idx.tolist(), vals.tolist())))
     return pts
 
-def bench_backend(store, n: int, dim: int, queries: int, rng, batch: int = 1000):
+def bench_backend(store, n: int, dim: int, queries: int, rng, batch: int = 2000):
     name = "bench"
     store.create_collection(name, dim)
     t0 = time.perf_counter()
@@ -91,30 +91,35 @@ def bench_backend(store, n: int, dim: int, queries: int, rng, batch: int = 1000)
     return {"points": store.count(name), "upsert_s": upsert_s, "upsert_points_per_s": n / upsert_s, "optimize_s": optimize_s,
             "hybrid_ms_p50": pct(lat, .5), "hybrid_ms_p95": pct(lat, .95), "queries": len(lat)}
 
+def save(res, out: Path):
+    "Write what has been measured so far (a long run that fails late keeps its earlier figures)."
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(res, indent=2))
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dev", type=Path, default=ROOT.parent / "shared" / "eval" / "dev")
     ap.add_argument("--synthetic", type=int, default=100_000)
     ap.add_argument("--server-synthetic", type=int, default=None, help="points for the qdrant-client local-mode run (default: same)")
+    ap.add_argument("--server-queries", type=int, default=10, help="queries timed on the qdrant-client local-mode store (slow: it is Python)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "retrieval.json")
     a = ap.parse_args(argv)
     res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()}}
     res["dev"] = bench_dev(a.dev, a.reps)
+    print(res["dev"]["eval_table"], flush=True); save(res, a.out)
     rng = np.random.default_rng(0)
     with tempfile.TemporaryDirectory() as d:
         edge = EdgeStore(Path(d))
         try: res["edge_100k"] = bench_backend(edge, a.synthetic, 384, 200, rng)
         finally: edge.close()
-    from qdrant_client import QdrantClient
     n_srv = a.server_synthetic or a.synthetic
-    res["server_local_mode"] = bench_backend(ServerStore(QdrantClient(":memory:")), n_srv, 384, 30, rng)
+    save(res, a.out)
+    res["server_local_mode"] = bench_backend(ServerStore(":memory:"), n_srv, 384, a.server_queries, rng)
     res["server_local_mode"]["note"] = "qdrant-client local mode (:memory:), the only Qdrant 'server' obtainable here; a real server runs the same Query API in Rust"
     res["peak_rss_mb"] = peak_rss_mb()
-    a.out.parent.mkdir(parents=True, exist_ok=True)
-    a.out.write_text(json.dumps(res, indent=2))
+    save(res, a.out)
     dv, ing = res["dev"], res["dev"]["ingest"]
-    print(dv["eval_table"])
     print()
     print(f"ingest: {ing['pages']} pages, {ing['chunks']} chunks in {ing['seconds']:.1f} s = {ing['pages_per_s']:.1f} pages/s, "
           f"{ing['chunks_per_s']:.1f} chunks/s; embedding alone {ing['embed_only_seconds']:.1f} s -> ratio {ing['ratio_to_embedding_ceiling']:.2f}")

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['COMMANDS', 'build_parser', 'hits_table', 'trace_table', 'retrieval_json', 'main']
 
-# %% ../nbs/17_cli.ipynb #1206e282
+# %% ../nbs/17_cli.ipynb #0f474a59
 import argparse, json, sys
 from pathlib import Path
 from typing import Optional
@@ -17,7 +17,7 @@ from rich.table import Table
 from .config import Settings
 from .retriever import VARIANTS, Engine, Retrieval
 
-# %% ../nbs/17_cli.ipynb #5bfd8ce9
+# %% ../nbs/17_cli.ipynb #5c57b8b6
 def build_parser() -> argparse.ArgumentParser:
     "The `self-rag` argument parser."
     p = argparse.ArgumentParser(prog="self-rag", description="Self-reflective retrieval over your documents, offline by default.")
@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("documents", help="list the documents of a collection"); coll(sp)
     sp.add_argument("--json", action="store_true")
     sub.add_parser("collections", help="list collections")
+    sub.add_parser("health", help="show the store, the models and the reranker in use")
     sp = sub.add_parser("delete", help="remove a document and its chunks")
     sp.add_argument("source", help="the document's file name"); coll(sp)
 
@@ -52,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     return p
 
-# %% ../nbs/17_cli.ipynb #92919644
+# %% ../nbs/17_cli.ipynb #1f224db1
 def hits_table(r:Retrieval) -> Table:
     "A rich table of a retrieval's hits."
     t = Table(title=f"{r.query}", title_justify="left", show_lines=True)
@@ -72,7 +73,7 @@ def retrieval_json(r:Retrieval, **extra) -> str:
     "One JSON object: the query, the hits and the trace (plus `extra` fields)."
     return json.dumps({**extra, **r.model_dump()}, ensure_ascii=False)
 
-# %% ../nbs/17_cli.ipynb #92a91fff
+# %% ../nbs/17_cli.ipynb #86bcf2d0
 def _progress(console:Console) -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("chunks"),
                     TimeElapsedColumn(), console=console, transient=False)
@@ -116,6 +117,10 @@ def _collections(engine, a, out, err) -> int:
     for c in engine.store.collections(): out.print(c)
     return 0
 
+def _health(engine, a, out, err) -> int:
+    print(json.dumps(engine.health(), indent=2))
+    return 0
+
 def _delete(engine, a, out, err) -> int:
     info = engine.indexer.delete(a.source, a.collection)
     out.print(f"deleted {info.source}: {info.chunks} chunks, {info.parents} parents")
@@ -132,9 +137,9 @@ def _eval(engine, a, out, err) -> int:
     return 0
 
 COMMANDS = {"ingest": _ingest, "search": _search, "documents": _documents, "collections": _collections,
-            "delete": _delete, "eval": _eval}
+            "health": _health, "delete": _delete, "eval": _eval}
 
-# %% ../nbs/17_cli.ipynb #1fbfd452
+# %% ../nbs/17_cli.ipynb #209d2e45
 def main(argv:Optional[list[str]]=None, settings:Optional[Settings]=None) -> int:
     "Entry point of the `self-rag` console script."
     a = build_parser().parse_args(argv)

@@ -5,14 +5,14 @@
 # %% auto #0
 __all__ = ['Settings', 'env_example']
 
-# %% ../nbs/00_config.ipynb #b534ffdb
+# %% ../nbs/00_config.ipynb #68ac7a10
 from pathlib import Path
 from typing import Optional
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-# %% ../nbs/00_config.ipynb #de585029
+# %% ../nbs/00_config.ipynb #ffa6a9e0
 class Settings(BaseSettings):
     "self_rag's configuration: environment variables (case-insensitive) and `.env`, validated."
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
@@ -50,6 +50,17 @@ class Settings(BaseSettings):
     sparse_weight: float = Field(1.0, gt=0, description="Weight of the BM25 list in the fusion")
     mmr_lambda: float = Field(0.8, ge=0, le=1, description="MMR trade-off: 1 = relevance only, 0 = diversity only")
 
+    # LLM and the Self-RAG graph
+    chat_model: Optional[str] = Field(None, description="litellm model for grading and generation (e.g. openrouter/openai/gpt-4.1-mini, ollama/llama3.1, openai/gpt-4.1-mini); unset = openrouter/openai/gpt-4.1-mini when OPENROUTER_API_KEY is set, else the built-in offline extractive provider self-rag/extractive")
+    openrouter_api_key: Optional[SecretStr] = Field(None, description="OpenRouter API key; when set and CHAT_MODEL is not, openrouter/openai/gpt-4.1-mini answers")
+    llm_api_base: Optional[str] = Field(None, description="Base URL of an OpenAI-compatible server (Ollama, llama.cpp, vLLM), e.g. http://localhost:11434")
+    llm_api_key: Optional[SecretStr] = Field(None, description="API key for CHAT_MODEL's provider or LLM_API_BASE; unset = the provider's own environment variable")
+    llm_timeout: float = Field(60.0, gt=0, description="Seconds before one LLM call gives up")
+    llm_max_retries: int = Field(2, ge=0, description="Retries of an LLM call after a transient error (timeout, connection, 429, 5xx), with exponential backoff")
+    llm_temperature: float = Field(0.0, ge=0, le=2, description="LLM sampling temperature (0 = deterministic)")
+    max_retries: int = Field(3, ge=0, description="Self-RAG retry loops: regenerations and re-retrievals, each bounded by this")
+    grade_concurrency: int = Field(4, ge=1, description="Documents graded for relevance at the same time")
+
     @model_validator(mode="after")
     def _check_sizes(self):
         if self.chunk_overlap >= self.chunk_size:
@@ -71,7 +82,7 @@ class Settings(BaseSettings):
         "Where the embedded Qdrant Edge shards live."
         return self.data_dir / "qdrant"
 
-# %% ../nbs/00_config.ipynb #b70d9127
+# %% ../nbs/00_config.ipynb #078f5705
 def env_example(settings_cls=Settings) -> str:
     "The text of `.env.example`: every setting with its description and default."
     lines = ["# self_rag settings: copy to .env and change what you need. Every line is optional.", ""]

@@ -6,7 +6,7 @@
 __all__ = ['ProgressFn', 'document_title', 'embed_text', 'Failure', 'IngestReport', 'DocumentInfo', 'file_sha256', 'version_of',
            'Indexer']
 
-# %% ../nbs/05_ingest.ipynb #b99e6c68
+# %% ../nbs/05_ingest.ipynb #74cde622
 import hashlib, re, time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,7 +20,7 @@ from .config import Settings
 from .loaders import LoadError, find_documents, load_document
 from .store import Point, Store
 
-# %% ../nbs/05_ingest.ipynb #e2be972d
+# %% ../nbs/05_ingest.ipynb #2c7dc920
 def document_title(chunk:Chunk) -> str:
     "The document's title, or its file name without extension and with separators as spaces."
     return chunk.title or re.sub(r"[-_]+", " ", Path(chunk.source).stem).strip()
@@ -30,7 +30,7 @@ def embed_text(chunk:Chunk) -> str:
     head = " > ".join(x for x in (document_title(chunk), chunk.section) if x)
     return f"{head}\n{chunk.text}"
 
-# %% ../nbs/05_ingest.ipynb #83e3a82b
+# %% ../nbs/05_ingest.ipynb #56f4a0f5
 class Failure(BaseModel):
     "A file that could not be ingested, and why."
     path: str
@@ -43,7 +43,7 @@ class IngestReport(BaseModel):
     updated: list[str] = Field(default_factory=list)  # sources whose content changed (or forced)
     skipped: list[str] = Field(default_factory=list)  # unchanged sources
     failed: list[Failure] = Field(default_factory=list)
-    pages: int = 0                                    # pages indexed in this run
+    pages: int = 0                                    # physical pages indexed in this run
     chunks: int = 0                                   # child chunks indexed in this run
     seconds: float = 0.0
 
@@ -64,7 +64,7 @@ class DocumentInfo(BaseModel):
     sections: list[str] = Field(default_factory=list)
     ingested_at: str
 
-# %% ../nbs/05_ingest.ipynb #66f2a208
+# %% ../nbs/05_ingest.ipynb #89610071
 def file_sha256(path:Path) -> str:
     "SHA-256 of a file's bytes, read in 1 MiB blocks."
     h = hashlib.sha256()
@@ -76,7 +76,7 @@ def version_of(source:str, sha:str) -> str:
     "A document version's key: the source and the first 16 hex digits of its hash."
     return f"{source}@{sha[:16]}"
 
-# %% ../nbs/05_ingest.ipynb #307ec965
+# %% ../nbs/05_ingest.ipynb #bbe0eafc
 ProgressFn = Callable[[int, int, str], None]  # (done, total, message)
 
 class Indexer:
@@ -109,7 +109,7 @@ class Indexer:
             self.store.write_meta(c, reg)
         return stale
 
-# %% ../nbs/05_ingest.ipynb #adc9a6a0
+# %% ../nbs/05_ingest.ipynb #96f8dd97
 @patch
 def _embed_points(self:Indexer, children:list[Chunk], version:str) -> list[Point]:
     "Children as points with their dense and BM25 vectors."
@@ -138,7 +138,7 @@ def _write_document(self:Indexer, collection:str, path:Path, sha:str, pages:list
         batch = children[i:i + bs]
         self.store.upsert(collection, self._embed_points(batch, version), [])
         on_chunks(len(batch))
-    info = DocumentInfo(source=source, path=str(path.resolve()), sha256=sha, version=version, pages=len(pages),
+    info = DocumentInfo(source=source, path=str(path.resolve()), sha256=sha, version=version, pages=len({p.page for p in pages}),
                         chunks=len(children), parents=len(parents),
                         sections=list(dict.fromkeys(p.section for p in pages if p.section)),
                         ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
@@ -151,7 +151,7 @@ def _write_document(self:Indexer, collection:str, path:Path, sha:str, pages:list
         self.store.write_meta(collection, reg)
     return info
 
-# %% ../nbs/05_ingest.ipynb #b473bf50
+# %% ../nbs/05_ingest.ipynb #b86c2bf5
 @patch
 def ingest(self:Indexer,
            paths:list, # files and folders (searched recursively for supported formats)
@@ -196,7 +196,7 @@ def ingest(self:Indexer,
     report.seconds = time.perf_counter() - t0
     return report
 
-# %% ../nbs/05_ingest.ipynb #3048563a
+# %% ../nbs/05_ingest.ipynb #0b311e39
 @patch
 def delete(self:Indexer, source:str, collection:Optional[str]=None) -> DocumentInfo:
     "Remove a document (by file name) with all its chunks; returns what was removed."

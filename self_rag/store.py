@@ -6,7 +6,7 @@
 __all__ = ['DENSE', 'SPARSE', 'RRF_K', 'MODES', 'Point', 'Candidate', 'StoreError', 'StoreLockedError', 'check_name', 'Fusion',
            'Store', 'write_json_atomic', 'EdgeStore', 'ServerStore', 'open_store']
 
-# %% ../nbs/04_store.ipynb #05c0fb9e
+# %% ../nbs/04_store.ipynb #32b6aaa5
 import fcntl, json, os, re, shutil, threading, uuid
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
@@ -19,7 +19,7 @@ from qdrant_client import QdrantClient, models as qm
 
 from .models import SparseVec
 
-# %% ../nbs/04_store.ipynb #b051534c
+# %% ../nbs/04_store.ipynb #1f6ebe16
 @dataclass
 class Point:
     "A chunk to store: children carry both vectors, parents neither."
@@ -42,7 +42,7 @@ class StoreError(RuntimeError):
 class StoreLockedError(StoreError):
     "Another process (or another store object) owns the embedded store's folder."
 
-# %% ../nbs/04_store.ipynb #72c8db6d
+# %% ../nbs/04_store.ipynb #e761e51f
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
 
 def check_name(name:str) -> str:
@@ -52,7 +52,7 @@ def check_name(name:str) -> str:
                          "letter or digit, not ending in '_parents' or '_meta'")
     return name
 
-# %% ../nbs/04_store.ipynb #07575532
+# %% ../nbs/04_store.ipynb #79a46db4
 DENSE, SPARSE, RRF_K = "dense", "bm25", 2
 _TIE_MARGIN = 8  # extra hits fetched so that ties at the cut-off are broken by id, not by the engine's internal order
 
@@ -92,7 +92,7 @@ def _candidate(hit, with_vectors:bool) -> Candidate:
 def _batches(items, size):
     for i in range(0, len(items), size): yield items[i:i+size]
 
-# %% ../nbs/04_store.ipynb #fc4817bb
+# %% ../nbs/04_store.ipynb #4eb18167
 class Store(ABC):
     "A vector store for self_rag: collections of children (dense + BM25), parents and a registry."
     backend: str = ""
@@ -164,7 +164,7 @@ class Store(ABC):
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
 
-# %% ../nbs/04_store.ipynb #fb3630d6
+# %% ../nbs/04_store.ipynb #a6e5e0f9
 def _lock_folder(path:Path):
     "An open file holding an exclusive lock on `path`, with our pid in it."
     path.mkdir(parents=True, exist_ok=True)
@@ -194,7 +194,7 @@ def write_json_atomic(path:Path, obj) -> None:
     finally: tmp.unlink(missing_ok=True)
     _fsync_dir(path.parent)
 
-# %% ../nbs/04_store.ipynb #bb99b8e2
+# %% ../nbs/04_store.ipynb #5f675802
 def _children_config(dim:int) -> qe.EdgeConfig:
     return qe.EdgeConfig(vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
                          sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)})
@@ -205,7 +205,7 @@ def _parents_config() -> qe.EdgeConfig:
 
 def _edge_nearest(kind, dense, sparse): return qe.Query.Nearest(_vector(qe, kind, dense, sparse), using=_USING[kind])
 
-# %% ../nbs/04_store.ipynb #0cb18f15
+# %% ../nbs/04_store.ipynb #e6dae500
 class EdgeStore(Store):
     "Collections as Qdrant Edge shards in the folder `path` (settings.store_dir), owned by this object until `close`."
     backend, _m, batch_size = "edge", qe, 512
@@ -271,7 +271,8 @@ class EdgeStore(Store):
                 if not points: continue
                 for batch in _batches(points, self.batch_size):
                     shard.update(qe.UpdateOperation.upsert_points([qe.Point(p.id, _vectors(qe, p), p.payload) for p in batch]))
-                shard.flush()  # the WAL already survives a crash of the process; flush makes it survive a power cut
+        # No flush here: the WAL already survives a crash of the process, and `write_meta` flushes before the
+        # registry changes, so points are on disk before the registry speaks of them (one fsync per document, not per batch).
 
     def _query(self, name, mode, dense, sparse, k, flt, with_vectors, fusion):
         opts = dict(limit=k + _TIE_MARGIN, with_payload=True, with_vector=[DENSE] if with_vectors else False)
@@ -305,7 +306,8 @@ class EdgeStore(Store):
         return json.loads(p.read_text()) if p.exists() else {}
 
     def write_meta(self, name, meta):
-        self._shards(name)
+        with self._failing(f"Flushing collection {name!r}"):
+            for shard in self._shards(name): shard.flush()   # what the registry is about to point at survives a power cut
         write_json_atomic(self._dir(name)/"meta.json", meta)
 
     def optimize(self, name):
@@ -320,7 +322,7 @@ class EdgeStore(Store):
             if self._lock is not None:
                 fcntl.flock(self._lock, fcntl.LOCK_UN); self._lock.close(); self._lock = None
 
-# %% ../nbs/04_store.ipynb #78c7b73b
+# %% ../nbs/04_store.ipynb #67477385
 _META_ID = 0  # the one point of `<name>_meta`
 
 class ServerStore(Store):
@@ -430,7 +432,7 @@ class ServerStore(Store):
 
     def close(self): self.client.close()
 
-# %% ../nbs/04_store.ipynb #9fc8ec14
+# %% ../nbs/04_store.ipynb #fc0067ed
 def open_store(settings) -> Store:
     "The store `settings` ask for: a Qdrant server if `QDRANT_URL` is set, else the embedded store under `DATA_DIR`."
     if settings.qdrant_url:
