@@ -6,7 +6,7 @@
 __all__ = ['NO_ANSWER', 'NODE_NAMES', 'Attempt', 'keep_best', 'State', 'new_state', 'ScriptedLLM', 'Nodes', 'abstains',
            'make_nodes']
 
-# %% ../nbs/12_nodes.ipynb #bd8710b2
+# %% ../nbs/12_nodes.ipynb #ea761f60
 import operator, threading, time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Callable, Optional, TypedDict
@@ -15,12 +15,13 @@ from fastcore.basics import patch
 from pydantic import BaseModel
 
 from .config import Settings
-from .llm import LLMCall, RelevanceGrade, RetrievalDecision, SupportGrade, UsefulnessGrade
+from .llm import (NO_CONTEXT_ANSWER, LLMCall, RelevanceGrade, RetrievalDecision, SupportGrade, UsefulnessGrade,
+                          parse_json)
 from .prompts import (context_xml, decision_messages, generation_messages, relevance_messages,
                               rewrite_messages, support_messages, usefulness_messages)
 from .retriever import Engine, Hit
 
-# %% ../nbs/12_nodes.ipynb #b7f61ce9
+# %% ../nbs/12_nodes.ipynb #f67b91b5
 class Attempt(BaseModel):
     "One answer, the documents it was written from, and its grades so far."
     answer: str
@@ -38,7 +39,7 @@ def keep_best(best:Optional[Attempt], new:Attempt) -> Attempt:
     "The better of two attempts; on a tie the newer one."
     return new if best is None or new.rank >= best.rank else best
 
-# %% ../nbs/12_nodes.ipynb #ce60ae3f
+# %% ../nbs/12_nodes.ipynb #369dc6af
 class State(TypedDict, total=False):
     "The Self-RAG graph's state."
     question: str
@@ -48,6 +49,7 @@ class State(TypedDict, total=False):
     query: str                    # what is searched: the question, then its rewrites
     documents: list[Hit]          # the last retrieval's hits
     relevant: list[Hit]           # those graded relevant, in retrieval order
+    grades: dict[str, bool]       # chunk id -> relevant to the question, for every document graded in this run
     context: str                  # the XML context block built from `relevant`
     answer: str
     support: Optional[str]
@@ -61,10 +63,10 @@ class State(TypedDict, total=False):
 def new_state(question:str, collection:Optional[str]=None, source:Optional[str]=None) -> State:
     "The state a run starts from."
     return State(question=question, collection=collection, source=source, should_retrieve=False, query=question,
-                 documents=[], relevant=[], context="", answer="", support=None, usefulness=None,
+                 documents=[], relevant=[], grades={}, context="", answer="", support=None, usefulness=None,
                  retry_count=0, retrieval_count=0, best=None, llm_calls=[], notes=[])
 
-# %% ../nbs/12_nodes.ipynb #44660058
+# %% ../nbs/12_nodes.ipynb #5ed517fc
 class ScriptedLLM:
     "An LLM that answers from a script, per task: for tests and for measuring the graph without model time."
     def __init__(self, script:dict, # task -> answer, exception, function of the messages, or a list of these used in turn
@@ -85,23 +87,21 @@ class ScriptedLLM:
     def complete(self, task:str, messages:list[dict]) -> tuple[str, LLMCall]:
         t0 = time.perf_counter()
         a = self._next(task, messages)
-        if isinstance(a, Exception): raise a
+        if isinstance(a, Exception): return "", self._call(task, t0, ok=False, note=f"{type(a).__name__}: {a}")
         return str(a), self._call(task, t0)
 
     def structured(self, task:str, messages:list[dict], schema:type[BaseModel], fallback:BaseModel) -> tuple[BaseModel, LLMCall]:
         t0 = time.perf_counter()
-        try:
-            a = self._next(task, messages)
-            if isinstance(a, Exception): raise a
-            return (schema.model_validate(a) if isinstance(a, dict) else schema.model_validate_json(a)), self._call(task, t0)
-        except Exception as e:
-            return fallback, self._call(task, t0, ok=False, note=f"fallback {fallback.model_dump(exclude={'thought'})}: {type(e).__name__}: {e}")
+        a = self._next(task, messages)
+        parsed = None if isinstance(a, Exception) else schema.model_validate(a) if isinstance(a, dict) else parse_json(a, schema)
+        if parsed is not None: return parsed, self._call(task, t0)
+        why = f"{type(a).__name__}: {a}" if isinstance(a, Exception) else f"unparseable reply {a!r}"
+        return fallback, self._call(task, t0, ok=False, note=f"{why}; used fallback {fallback.model_dump()}")
 
     def tasks(self) -> list[str]: return [t for t, _ in self.seen]
 
-# %% ../nbs/12_nodes.ipynb #c65cc1a1
-NO_ANSWER = ("The documents do not contain the answer to this question: "
-             "none of the retrieved passages is relevant to it, so it is not in the documents searched.")
+# %% ../nbs/12_nodes.ipynb #cad56407
+NO_ANSWER = NO_CONTEXT_ANSWER  # the sentence the generation prompt asks a model to use: both abstentions read alike
 
 NODE_NAMES = ("retrieval_decision", "retrieve", "relevance_grader", "context_builder", "generator",
               "support_grader", "usefulness_grader", "increment_retry", "increment_retry_for_retrieval")
@@ -115,7 +115,7 @@ def abstains(state:State) -> bool:
     "Retrieval ran and no document was graded relevant: there is nothing to answer from."
     return bool(state.get("should_retrieve")) and not state.get("relevant")
 
-# %% ../nbs/12_nodes.ipynb #244e7e80
+# %% ../nbs/12_nodes.ipynb #46576fbd
 @patch
 def retrieval_decision(self:Nodes, state:State) -> dict:
     "Ask the LLM whether the question needs retrieval."
@@ -123,44 +123,41 @@ def retrieval_decision(self:Nodes, state:State) -> dict:
                                   RetrievalDecision(thought="no usable decision: retrieve", answer="YES"))
     return {"should_retrieve": d.answer == "YES", "llm_calls": [call]}
 
-# %% ../nbs/12_nodes.ipynb #737fc4f6
+# %% ../nbs/12_nodes.ipynb #070963a0
 @patch
 def retrieve(self:Nodes, state:State) -> dict:
     "Search the engine for the current query."
     r = self.engine.search(state["query"], collection=state.get("collection"), source=state.get("source"))
     return {"documents": r.hits, "retrieval_count": state.get("retrieval_count", 0) + 1}
 
-# %% ../nbs/12_nodes.ipynb #9128cb5a
+# %% ../nbs/12_nodes.ipynb #285cbfcb
 @patch
 def relevance_grader(self:Nodes, state:State) -> dict:
     "Keep the documents the LLM grades relevant to the question, grading them concurrently."
-    docs, q = state.get("documents", []), state["question"]
+    docs, q, known = state.get("documents", []), state["question"], state.get("grades") or {}
     fallback = RelevanceGrade(thought="no usable grade: keep the retrieved document", answer="YES")
-    def grade(hit): return self.llm.structured("relevance", relevance_messages(q, hit), RelevanceGrade, fallback)
-    with ThreadPoolExecutor(max_workers=self.settings.grade_concurrency) as pool: grades = list(pool.map(grade, docs))
-    return {"relevant": [h for h, (g, _) in zip(docs, grades) if g.answer == "YES"], "llm_calls": [c for _, c in grades]}
+    todo = [(i, h) for i, h in enumerate(docs, 1) if h.chunk_id not in known]
+    def grade(i, hit): return self.llm.structured("relevance", relevance_messages(q, hit, index=i), RelevanceGrade, fallback)
+    with ThreadPoolExecutor(max_workers=self.settings.grade_concurrency) as pool: out = list(pool.map(grade, *zip(*todo))) if todo else []
+    grades = known | {h.chunk_id: g.answer == "YES" for (_, h), (g, _) in zip(todo, out)}
+    return {"relevant": [h for h in docs if grades[h.chunk_id]], "grades": grades, "llm_calls": [c for _, c in out]}
 
-# %% ../nbs/12_nodes.ipynb #7daafa6e
+# %% ../nbs/12_nodes.ipynb #531cf1f9
 @patch
 def context_builder(self:Nodes, state:State) -> dict:
     "Format the relevant documents as the XML context block."
     relevant = state.get("relevant", [])
     return {"context": context_xml(relevant) if relevant else ""}
 
-# %% ../nbs/12_nodes.ipynb #98e69e46
+# %% ../nbs/12_nodes.ipynb #26a19fce
 @patch
 def generator(self:Nodes, state:State) -> dict:
     "Answer the question from the context; abstain without the LLM when no document is relevant."
     if abstains(state): return {"answer": NO_ANSWER, "notes": ["no retrieved document was relevant: answered without the LLM"]}
-    t0 = time.perf_counter()
-    try: text, call = self.llm.complete("generate", generation_messages(state["question"], state.get("context", "")))
-    except Exception as e:
-        msg = f"{type(e).__name__}: {e}"
-        return {"answer": "", "notes": [f"generation failed: {msg}"],
-                "llm_calls": [LLMCall(task="generate", model=self.llm.model, ms=(time.perf_counter()-t0)*1000, ok=False, note=msg)]}
-    return {"answer": text.strip(), "llm_calls": [call]}
+    text, call = self.llm.complete("generate", generation_messages(state["question"], state.get("context", "")))
+    return {"answer": text.strip(), "llm_calls": [call], "notes": [] if call.ok else [f"generation failed: {call.note}"]}
 
-# %% ../nbs/12_nodes.ipynb #b981106a
+# %% ../nbs/12_nodes.ipynb #70b9fd2a
 def _attempt(state:State, **grades) -> Attempt:
     return Attempt(answer=state.get("answer", ""), relevant=state.get("relevant", []), **grades)
 
@@ -176,7 +173,7 @@ def support_grader(self:Nodes, state:State) -> dict:
         label, calls = g.label, [call]
     return {"support": label, "usefulness": None, "best": keep_best(state.get("best"), _attempt(state, support=label)), "llm_calls": calls}
 
-# %% ../nbs/12_nodes.ipynb #dce4a28b
+# %% ../nbs/12_nodes.ipynb #1c8f3346
 @patch
 def usefulness_grader(self:Nodes, state:State) -> dict:
     "Grade whether the answer resolves the question."
@@ -189,7 +186,7 @@ def usefulness_grader(self:Nodes, state:State) -> dict:
     return {"usefulness": label, "best": keep_best(state.get("best"), _attempt(state, support=state.get("support"), usefulness=label)),
             "llm_calls": calls}
 
-# %% ../nbs/12_nodes.ipynb #0efd2b03
+# %% ../nbs/12_nodes.ipynb #d0e4d976
 @patch
 def increment_retry(self:Nodes, state:State) -> dict:
     "Count a retry of the generator."
@@ -202,15 +199,13 @@ def _first_line(text:str) -> str:
 @patch
 def increment_retry_for_retrieval(self:Nodes, state:State) -> dict:
     "Count a retry and rewrite the question as a new search query."
-    t0, q = time.perf_counter(), state["question"]
-    try: text, call = self.llm.complete("rewrite", rewrite_messages(q))
-    except Exception as e:
-        text, call = "", LLMCall(task="rewrite", model=self.llm.model, ms=(time.perf_counter()-t0)*1000, ok=False, note=f"{type(e).__name__}: {e}")
+    q = state["question"]
+    text, call = self.llm.complete("rewrite", rewrite_messages(q))
     query = _first_line(text)
     notes = [f"query rewritten: {query!r}"] if query else [f"query rewrite failed ({call.note or 'empty'}): searching the question again"]
     return {"retry_count": state.get("retry_count", 0) + 1, "query": query or q, "notes": notes, "llm_calls": [call]}
 
-# %% ../nbs/12_nodes.ipynb #2f0a29e3
+# %% ../nbs/12_nodes.ipynb #a76831b7
 def make_nodes(engine:Engine, # retrieval
                llm, # anything with the `complete` and `structured` methods of `self_rag.llm.LLM`
                settings:Optional[Settings]=None, # default: the engine's

@@ -5,12 +5,12 @@
 # %% auto #0
 __all__ = ['MAX_RETRIES', 'route_after_retrieval_decision', 'route_after_support', 'route_after_usefulness']
 
-# %% ../nbs/13_routes.ipynb #f2d4e468
+# %% ../nbs/13_routes.ipynb #a20edfd5
 from langgraph.graph import END
 
 from .nodes import State
 
-# %% ../nbs/13_routes.ipynb #dec6adc6
+# %% ../nbs/13_routes.ipynb #4fcbb23d
 MAX_RETRIES = 3  # the default of the MAX_RETRIES setting
 
 def route_after_retrieval_decision(state:State) -> str:
