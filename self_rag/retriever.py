@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['Variant', 'VARIANTS', 'Hit', 'StageRank', 'Stage', 'Retrieval', 'Retriever', 'Engine']
 
-# %% ../nbs/08_retriever.ipynb #bad7eb9d
+# %% ../nbs/08_retriever.ipynb #8213db8e
 import fnmatch, time
 from functools import cached_property
 from typing import Literal, Optional
@@ -17,7 +17,7 @@ from .ingest import Indexer
 from .mmr import mmr
 from .store import Candidate, Fusion, Store, open_store
 
-# %% ../nbs/08_retriever.ipynb #6df2291c
+# %% ../nbs/08_retriever.ipynb #b47932fa
 class Hit(BaseModel):
     "One retrieved child chunk, with its parent's text as context."
     text: str                  # the child chunk that matched
@@ -62,7 +62,7 @@ class Retrieval(BaseModel):
         return "\n".join(lines)
     __str__ = __repr__
 
-# %% ../nbs/08_retriever.ipynb #913c98a4
+# %% ../nbs/08_retriever.ipynb #1c0a128e
 Variant = Literal["bm25", "dense", "hybrid", "hybrid+mmr", "full"]
 VARIANTS = ("bm25", "dense", "hybrid", "hybrid+mmr", "full")
 
@@ -73,7 +73,7 @@ def _record(trace:list, name:str, t0:float, before:list[Candidate], after:list[C
     trace.append(Stage(name=name, ms=(time.perf_counter() - t0) * 1000, count=len(after), note=note, ranks=ranks))
     return after
 
-# %% ../nbs/08_retriever.ipynb #2f2f555d
+# %% ../nbs/08_retriever.ipynb #9e069ab2
 class Retriever:
     "The funnel over one store: hybrid (dense + BM25, RRF) -> MMR -> cross-encoder -> parents."
     def __init__(self, settings:Settings, store:Store, dense, sparse, reranker):
@@ -108,11 +108,10 @@ class Retriever:
             return Retrieval(query=query, collection=c, variant=variant, hits=[],
                              trace=[Stage(name="filter", ms=(time.perf_counter()-t0)*1000, count=0, note=f"no document matches {source!r}")])
         mode = {"bm25": "sparse", "dense": "dense"}.get(variant, "hybrid")
-        k0 = max(top_k, s.retrieval_k_initial) if variant != "full" else s.retrieval_k_initial
         dq = self.dense.embed_query(query) if mode != "sparse" else None
         sq = self.sparse.embed_query(query) if mode != "dense" else None
         fusion = Fusion(prefetch=s.hybrid_prefetch, rrf_k=s.rrf_k, dense_weight=s.dense_weight, sparse_weight=s.sparse_weight)
-        cands = self.store.search(c, mode, dense=dq, sparse=sq, k=max(k0, top_k), sources=sources, exclude_versions=pending,
+        cands = self.store.search(c, mode, dense=dq, sparse=sq, k=max(top_k, s.retrieval_k_initial), sources=sources, exclude_versions=pending,
                                   with_vectors=variant in ("hybrid+mmr", "full"), fusion=fusion)
         cands = _record(trace, mode, t0, [], cands)
         if variant in ("hybrid+mmr", "full"):
@@ -140,7 +139,7 @@ class Retriever:
         _record(trace, "parents", t0, cands, cands, f"{len(parents)} parents")
         return Retrieval(query=query, collection=c, variant=variant, hits=hits, trace=trace)
 
-# %% ../nbs/08_retriever.ipynb #a3ddb1cc
+# %% ../nbs/08_retriever.ipynb #296a1046
 class Engine:
     "Settings, models, store, indexer and retriever, built once on first use and shared."
     def __init__(self, settings:Optional[Settings]=None):
