@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['COMMANDS', 'build_parser', 'hits_table', 'trace_table', 'retrieval_json', 'answer_panel', 'main']
 
-# %% ../nbs/17_cli.ipynb #8fcfaa08
+# %% ../nbs/17_cli.ipynb #676664d3
 import argparse, json, sys
 from pathlib import Path
 from typing import Optional
@@ -18,7 +18,7 @@ from rich.table import Table
 from .config import Settings
 from .retriever import VARIANTS, Engine, Retrieval
 
-# %% ../nbs/17_cli.ipynb #ea4111c8
+# %% ../nbs/17_cli.ipynb #2fed6bdd
 def build_parser() -> argparse.ArgumentParser:
     "The `self-rag` argument parser."
     p = argparse.ArgumentParser(prog="self-rag", description="Self-reflective retrieval over your documents, offline by default.")
@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     return p
 
-# %% ../nbs/17_cli.ipynb #72924a3e
+# %% ../nbs/17_cli.ipynb #13ee2b65
 def hits_table(r:Retrieval) -> Table:
     "A rich table of a retrieval's hits."
     t = Table(title=f"{r.query}", title_justify="left", show_lines=True)
@@ -80,7 +80,7 @@ def retrieval_json(r:Retrieval, **extra) -> str:
     "One JSON object: the query, the hits and the trace (plus `extra` fields)."
     return json.dumps({**extra, **r.model_dump()}, ensure_ascii=False)
 
-# %% ../nbs/17_cli.ipynb #c841bb25
+# %% ../nbs/17_cli.ipynb #1a5de46d
 def _progress(console:Console) -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("chunks"),
                     TimeElapsedColumn(), console=console, transient=False)
@@ -147,7 +147,8 @@ def _collections(engine, a, out, err) -> int:
     return 0
 
 def _health(engine, a, out, err) -> int:
-    print(json.dumps(engine.health(), indent=2))
+    from self_rag.llm import chat_model
+    print(json.dumps({**engine.health(), "llm": {"model": chat_model(engine.settings)}}, indent=2))
     return 0
 
 def _delete(engine, a, out, err) -> int:
@@ -168,7 +169,7 @@ def _eval(engine, a, out, err) -> int:
 COMMANDS = {"ingest": _ingest, "search": _search, "ask": _ask, "documents": _documents, "collections": _collections,
             "health": _health, "delete": _delete, "eval": _eval}
 
-# %% ../nbs/17_cli.ipynb #64af7ecf
+# %% ../nbs/17_cli.ipynb #584436d6
 def main(argv:Optional[list[str]]=None, settings:Optional[Settings]=None) -> int:
     "Entry point of the `self-rag` console script."
     a = build_parser().parse_args(argv)

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['build_graph', 'recursion_limit', 'Step', 'Citation', 'Answer', 'trace_step', 'quote', 'cite', 'SelfRAG', 'answer']
 
-# %% ../nbs/14_graph.ipynb #4f185e2e
+# %% ../nbs/14_graph.ipynb #45064f1c
 import re, time
 from functools import lru_cache, partial
 from typing import Optional
@@ -19,7 +19,7 @@ from .nodes import NO_ANSWER, NODE_NAMES, Attempt, State, make_nodes, new_state
 from .retriever import Engine, Hit
 from .routes import route_after_retrieval_decision, route_after_support, route_after_usefulness
 
-# %% ../nbs/14_graph.ipynb #51cd5a7c
+# %% ../nbs/14_graph.ipynb #8b66d247
 def build_graph(nodes:dict, # node name -> callable(state) -> update, from `make_nodes`
                 settings:Settings, # for MAX_RETRIES
                ):
@@ -42,7 +42,7 @@ def recursion_limit(max_retries:int) -> int:
     "Steps of the longest run the routes allow, plus one: 7 nodes to a first graded answer, 7 more per retrieval retry."
     return 7 * (max_retries + 1) + 1
 
-# %% ../nbs/14_graph.ipynb #9b7812bb
+# %% ../nbs/14_graph.ipynb #3b7bc0ec
 class Step(BaseModel):
     "One node update of a run."
     node: str
@@ -74,7 +74,7 @@ class Answer(BaseModel):
     ms: float
     trace: list[Step]
 
-# %% ../nbs/14_graph.ipynb #3d26c72d
+# %% ../nbs/14_graph.ipynb #5c56e5c4
 _SHOWN = {"should_retrieve", "query", "documents", "relevant", "support", "usefulness", "retry_count", "retrieval_count"}
 
 def trace_step(node:str, ms:float, update:Optional[dict]) -> Step:
@@ -85,7 +85,7 @@ def trace_step(node:str, ms:float, update:Optional[dict]) -> Step:
     if "context" in u: info["context_chars"] = len(u["context"])
     return Step(node=node, ms=ms, info=info, notes=u.get("notes", []), llm_calls=u.get("llm_calls", []))
 
-# %% ../nbs/14_graph.ipynb #6fcfaf97
+# %% ../nbs/14_graph.ipynb #303d1d51
 _CITE = re.compile(r"\[\s*Docs?\s*(\d+(?:\s*(?:,|;|and|&)\s*(?:Doc\s*)?\d+)*)\s*\]", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?!\[)|\n+")  # a citation after the full stop stays with its sentence
 
@@ -109,7 +109,7 @@ def cite(answer:str, relevant:list[Hit]) -> list[Citation]:
                      quote=quote(h.context, _CITE.sub(" ", " ".join(ss))))
             for n, ss in claims.items()]
 
-# %% ../nbs/14_graph.ipynb #e3d7aa22
+# %% ../nbs/14_graph.ipynb #1caffea6
 def _notes(state:State, best:Attempt, max_retries:int) -> list[str]:
     "What the answer's reader must know about how the run ended."
     notes = list(dict.fromkeys(state.get("notes", [])))
