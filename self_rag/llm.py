@@ -11,7 +11,7 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'MAX_SENTENCE_WOR
            'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLMCall',
            'LLM']
 
-# %% ../nbs/10_llm.ipynb #e169f77f
+# %% ../nbs/10_llm.ipynb #5ad7c81d
 import ast, html, json, operator, os, re, time
 from typing import Literal, Optional
 
@@ -19,21 +19,17 @@ from pydantic import BaseModel, ValidationError, field_validator
 
 from .config import Settings
 
-# %% ../nbs/10_llm.ipynb #861aada3
+# %% ../nbs/10_llm.ipynb #c95d37c3
 def _upper(v): return v.strip().upper() if isinstance(v, str) else v
 def _snake(v): return re.sub(r"[\s-]+", "_", v.strip().lower()) if isinstance(v, str) else v
 
-class RetrievalDecision(BaseModel):
-    "Does answering the question need the documents?"
+class _YesNo(BaseModel):
     thought: str = ""
     answer: Literal["YES", "NO"]
     _norm = field_validator("answer", mode="before")(_upper)
 
-class RelevanceGrade(BaseModel):
-    "Is this document relevant to the question?"
-    thought: str = ""
-    answer: Literal["YES", "NO"]
-    _norm = field_validator("answer", mode="before")(_upper)
+class RetrievalDecision(_YesNo): "Does answering the question need the documents?"
+class RelevanceGrade(_YesNo): "Is this document relevant to the question?"
 
 class SupportGrade(BaseModel):
     "Is every claim of the answer backed by the context?"
@@ -47,7 +43,7 @@ class UsefulnessGrade(BaseModel):
     label: Literal["useful", "not_useful"]
     _norm = field_validator("label", mode="before")(_snake)
 
-# %% ../nbs/10_llm.ipynb #1afcaab0
+# %% ../nbs/10_llm.ipynb #c5dd19eb
 def _objects(text:str):
     "Each balanced `{...}` substring of `text`, in order of its opening brace (braces inside JSON strings ignored)."
     for start in (i for i, c in enumerate(text) if c == "{"):
@@ -75,7 +71,7 @@ def parse_json(text:str, # a model's reply
         except (ValueError, ValidationError): continue
     return None
 
-# %% ../nbs/10_llm.ipynb #5da5ab96
+# %% ../nbs/10_llm.ipynb #9ec8d6eb
 OFFLINE_MODEL = "self-rag/extractive"
 OPENROUTER_MODEL = "openrouter/openai/gpt-4.1-mini"
 
@@ -85,7 +81,7 @@ def chat_model(settings:Settings) -> str:
     if settings.openrouter_api_key or os.environ.get("OPENROUTER_API_KEY"): return OPENROUTER_MODEL
     return OFFLINE_MODEL
 
-# %% ../nbs/10_llm.ipynb #e86c2eab
+# %% ../nbs/10_llm.ipynb #35f84dae
 BACKOFF_CAP = 8.0
 
 def is_transient(e:BaseException) -> bool:
@@ -101,7 +97,7 @@ def backoff_delays(retries:int, # retries after the first attempt
     "Seconds to wait before each retry: exponential, capped."
     return [min(cap, base * 2 ** i) for i in range(retries)]
 
-# %% ../nbs/10_llm.ipynb #6b2ab613
+# %% ../nbs/10_llm.ipynb #86f51f63
 _STOP = frozenset("""a about above after again against all also am an and any are as at be because been before being below between
 both but by can could did do does doing done down during each either else even ever every few for from further get gets getting give
 given go going got had has have having he her here hers him his how however i if in into is it its itself just let like make makes
@@ -135,7 +131,7 @@ def sentences(text:str, # any text; PDF text runs code and tables into long "sen
         out += [" ".join(w[i:i + max_words]) for i in range(0, len(w), max_words)]
     return [s for s in out if len(s.split()) >= 3]
 
-# %% ../nbs/10_llm.ipynb #7f554436
+# %% ../nbs/10_llm.ipynb #ca89476f
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
         ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow, ast.USub: operator.neg, ast.UAdd: operator.pos}
 _WORD_OPS = [(r"\bmultiplied by\b|\btimes\b|(?<=[\d)])\s*[x×]\s*(?=[\d(])", "*"), (r"\bdivided by\b|\bover\b|÷", "/"), (r"\bplus\b", "+"),
@@ -165,7 +161,7 @@ def arithmetic(question:str) -> Optional[str]:
     except (ValueError, OverflowError): return None
     return f"{expr} = {int(v) if float(v).is_integer() and abs(v) < 1e15 else f'{v:.10g}'}"
 
-# %% ../nbs/10_llm.ipynb #be78626c
+# %% ../nbs/10_llm.ipynb #218b5f87
 _CHAT = [(r"\b(?:thanks?(?: you)?(?: (?:very|so) much)?|cheers|much appreciated)\b", "You're welcome! Ask me anything about your documents."),
          (r"\b(?:bye|goodbye|see you(?: later)?|good night)\b", "Goodbye!"),
          (r"\b(?:how are you(?: doing)?|how's it going)\b", "I'm fine, thank you. What would you like to know from your documents?"),
@@ -180,13 +176,13 @@ def chat_reply(question:str) -> Optional[str]:
     for pat, _ in _CHAT: rest = re.sub(pat, " ", rest)
     return found[0] if found and not content_terms(rest) else None
 
-# %% ../nbs/10_llm.ipynb #f8eaec09
+# %% ../nbs/10_llm.ipynb #f5d3eadc
 def offline_decision(question:str) -> dict:
     "Retrieve (YES) unless the question is conversational."
     if chat_reply(question) is not None: return {"thought": "Conversational input (greeting or arithmetic): no documents needed.", "answer": "NO"}
     return {"thought": "A question about the documents' content: retrieve.", "answer": "YES"}
 
-# %% ../nbs/10_llm.ipynb #166dcb84
+# %% ../nbs/10_llm.ipynb #2efca117
 RELEVANCE_THRESHOLD = 0.4
 RELEVANCE_SCORE_WEIGHT = 0.15
 
@@ -214,7 +210,7 @@ def offline_relevance(question:str, # the question
     return {"thought": f"The document covers {cov:.0%} of the question's terms; retrieval score {score if score is not None else 'n/a'}.",
             "answer": "YES" if cov + bonus >= RELEVANCE_THRESHOLD else "NO"}
 
-# %% ../nbs/10_llm.ipynb #debf1176
+# %% ../nbs/10_llm.ipynb #225cbdf3
 EXTRACTIVE_NOTE = "Extractive answer (no language model is configured): the sentences of the documents that best match the question."
 NO_CONTEXT_ANSWER = "The documents do not contain information to answer this question."
 ANSWER_SENTENCES = 5
@@ -235,7 +231,7 @@ def offline_generate(question:str, # the question
     best = sorted(range(len(cands)), key=lambda k: -scores[k])[:n]
     return "\n".join([EXTRACTIVE_NOTE] + [f"{cands[k][2]} [Doc {cands[k][0]}]" for k in sorted(best, key=lambda k: cands[k][:2])])
 
-# %% ../nbs/10_llm.ipynb #df99861b
+# %% ../nbs/10_llm.ipynb #7e987d4f
 def _norm(s:str) -> str: return re.sub(r"\s+", " ", s).strip().lower()
 
 def answer_claims(answer:str) -> list[str]:
@@ -256,7 +252,7 @@ def offline_support(docs:list[dict], answer:str) -> dict:
     label = "fully_supported" if claims and held == len(claims) else "partially_supported" if held else "not_supported"
     return {"thought": f"{held} of {len(claims)} answer sentences stand in the context.", "label": label}
 
-# %% ../nbs/10_llm.ipynb #2b358d68
+# %% ../nbs/10_llm.ipynb #462f6e9a
 USEFUL_COVERAGE = 0.5
 
 def offline_usefulness(question:str, answer:str) -> dict:
@@ -267,14 +263,14 @@ def offline_usefulness(question:str, answer:str) -> dict:
     cov = coverage(question, " ".join(answer_claims(answer)))
     return {"thought": f"The answer covers {cov:.0%} of the question's terms.", "label": "useful" if cov >= USEFUL_COVERAGE else "not_useful"}
 
-# %% ../nbs/10_llm.ipynb #8685a439
+# %% ../nbs/10_llm.ipynb #2af3d220
 def offline_rewrite(question:str) -> str:
     "The question's content words, in order, each once: a keyword query for retrieval."
     words = re.findall(r"[A-Za-z0-9_]+(?:[.:+-][A-Za-z0-9_]+)*\(?\)?", question)
     keep = [w for w in words if content_terms(w)]
     return " ".join(dict.fromkeys(keep)) or question.strip()
 
-# %% ../nbs/10_llm.ipynb #9b559734
+# %% ../nbs/10_llm.ipynb #8e9341fd
 _DOC = re.compile(r'<document index="(\d+)">\s*<metadata>(.*?)</metadata>\s*<content>(.*?)</content>\s*</document>', re.S)
 
 def _field(text:str, tag:str) -> Optional[str]:
@@ -299,7 +295,7 @@ def prompt_fields(messages:list[dict]) -> dict:
     return {"task": task.group(1) if task else None, "question": _field(user, "question") or "",
             "answer": _field(user, "answer") or "", "docs": docs}
 
-# %% ../nbs/10_llm.ipynb #e72d6dc1
+# %% ../nbs/10_llm.ipynb #de0a90ee
 def offline_reply(messages:list[dict], embedder=None) -> str:
     "The offline provider's reply to a prompt: JSON for graders, text for generate and rewrite."
     f = prompt_fields(messages)
@@ -315,7 +311,7 @@ def offline_reply(messages:list[dict], embedder=None) -> str:
     else: raise ValueError(f"the prompt has no known <task> line (got {task!r}); the offline provider answers decision, relevance, generate, support, usefulness and rewrite")
     return json.dumps(out)
 
-# %% ../nbs/10_llm.ipynb #6ed31542
+# %% ../nbs/10_llm.ipynb #017e40ec
 def _offline_handler(litellm):
     "A litellm CustomLLM that answers with `offline_reply`."
     class OfflineExtractive(litellm.CustomLLM):
@@ -327,7 +323,7 @@ def _offline_handler(litellm):
             return model_response
     return OfflineExtractive()
 
-# %% ../nbs/10_llm.ipynb #3295290c
+# %% ../nbs/10_llm.ipynb #913ac960
 _LITELLM = None
 
 def _litellm():
@@ -343,7 +339,7 @@ def _litellm():
         _LITELLM = litellm
     return _LITELLM
 
-# %% ../nbs/10_llm.ipynb #8a43a9e3
+# %% ../nbs/10_llm.ipynb #880e3b92
 class LLMCall(BaseModel):
     "One model call, as the trace records it."
     task: str                   # decision, relevance, generate, support, usefulness, rewrite
@@ -357,7 +353,7 @@ def _why(e:BaseException) -> str:
     msg = re.sub(r"\s+", " ", str(e)).strip()
     return f"{type(e).__name__}: {msg[:200]}"
 
-# %% ../nbs/10_llm.ipynb #39be0a97
+# %% ../nbs/10_llm.ipynb #aea4c098
 class LLM:
     "The chat model of the Self-RAG graph: litellm calls with timeout, retries and validated structured output."
     def __init__(self, settings:Settings,

@@ -6,7 +6,7 @@
 __all__ = ['NO_ANSWER', 'NODE_NAMES', 'Attempt', 'keep_best', 'State', 'new_state', 'ScriptedLLM', 'Nodes', 'abstains',
            'make_nodes']
 
-# %% ../nbs/12_nodes.ipynb #ea761f60
+# %% ../nbs/12_nodes.ipynb #4476adb0
 import operator, threading, time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Callable, Optional, TypedDict
@@ -21,7 +21,7 @@ from .prompts import (context_xml, decision_messages, generation_messages, relev
                               rewrite_messages, support_messages, usefulness_messages)
 from .retriever import Engine, Hit
 
-# %% ../nbs/12_nodes.ipynb #f67b91b5
+# %% ../nbs/12_nodes.ipynb #a97ce14b
 class Attempt(BaseModel):
     "One answer, the documents it was written from, and its grades so far."
     answer: str
@@ -39,7 +39,7 @@ def keep_best(best:Optional[Attempt], new:Attempt) -> Attempt:
     "The better of two attempts; on a tie the newer one."
     return new if best is None or new.rank >= best.rank else best
 
-# %% ../nbs/12_nodes.ipynb #369dc6af
+# %% ../nbs/12_nodes.ipynb #de8fe0a4
 class State(TypedDict, total=False):
     "The Self-RAG graph's state."
     question: str
@@ -66,7 +66,7 @@ def new_state(question:str, collection:Optional[str]=None, source:Optional[str]=
                  documents=[], relevant=[], grades={}, context="", answer="", support=None, usefulness=None,
                  retry_count=0, retrieval_count=0, best=None, llm_calls=[], notes=[])
 
-# %% ../nbs/12_nodes.ipynb #5ed517fc
+# %% ../nbs/12_nodes.ipynb #c5502975
 class ScriptedLLM:
     "An LLM that answers from a script, per task: for tests and for measuring the graph without model time."
     def __init__(self, script:dict, # task -> answer, exception, function of the messages, or a list of these used in turn
@@ -100,7 +100,7 @@ class ScriptedLLM:
 
     def tasks(self) -> list[str]: return [t for t, _ in self.seen]
 
-# %% ../nbs/12_nodes.ipynb #cad56407
+# %% ../nbs/12_nodes.ipynb #a50cb2ed
 NO_ANSWER = NO_CONTEXT_ANSWER  # the sentence the generation prompt asks a model to use: both abstentions read alike
 
 NODE_NAMES = ("retrieval_decision", "retrieve", "relevance_grader", "context_builder", "generator",
@@ -110,12 +110,14 @@ class Nodes:
     "The Self-RAG nodes over one engine and one LLM; each takes the state and returns the keys it changes."
     def __init__(self, engine:Engine, llm, settings:Optional[Settings]=None):
         self.engine, self.llm, self.settings = engine, llm, settings or engine.settings
+        # one pool for the graph's lifetime: starting threads on every grading showed up as the overhead's tail
+        self.pool = ThreadPoolExecutor(max_workers=self.settings.grade_concurrency, thread_name_prefix="grade")
 
 def abstains(state:State) -> bool:
     "Retrieval ran and no document was graded relevant: there is nothing to answer from."
     return bool(state.get("should_retrieve")) and not state.get("relevant")
 
-# %% ../nbs/12_nodes.ipynb #46576fbd
+# %% ../nbs/12_nodes.ipynb #683c035f
 @patch
 def retrieval_decision(self:Nodes, state:State) -> dict:
     "Ask the LLM whether the question needs retrieval."
@@ -123,14 +125,14 @@ def retrieval_decision(self:Nodes, state:State) -> dict:
                                   RetrievalDecision(thought="no usable decision: retrieve", answer="YES"))
     return {"should_retrieve": d.answer == "YES", "llm_calls": [call]}
 
-# %% ../nbs/12_nodes.ipynb #070963a0
+# %% ../nbs/12_nodes.ipynb #455465da
 @patch
 def retrieve(self:Nodes, state:State) -> dict:
     "Search the engine for the current query."
     r = self.engine.search(state["query"], collection=state.get("collection"), source=state.get("source"))
     return {"documents": r.hits, "retrieval_count": state.get("retrieval_count", 0) + 1}
 
-# %% ../nbs/12_nodes.ipynb #285cbfcb
+# %% ../nbs/12_nodes.ipynb #abe17aed
 @patch
 def relevance_grader(self:Nodes, state:State) -> dict:
     "Keep the documents the LLM grades relevant to the question, grading them concurrently."
@@ -138,18 +140,18 @@ def relevance_grader(self:Nodes, state:State) -> dict:
     fallback = RelevanceGrade(thought="no usable grade: keep the retrieved document", answer="YES")
     todo = [(i, h) for i, h in enumerate(docs, 1) if h.chunk_id not in known]
     def grade(i, hit): return self.llm.structured("relevance", relevance_messages(q, hit, index=i), RelevanceGrade, fallback)
-    with ThreadPoolExecutor(max_workers=self.settings.grade_concurrency) as pool: out = list(pool.map(grade, *zip(*todo))) if todo else []
+    out = list(self.pool.map(grade, *zip(*todo))) if todo else []
     grades = known | {h.chunk_id: g.answer == "YES" for (_, h), (g, _) in zip(todo, out)}
     return {"relevant": [h for h in docs if grades[h.chunk_id]], "grades": grades, "llm_calls": [c for _, c in out]}
 
-# %% ../nbs/12_nodes.ipynb #531cf1f9
+# %% ../nbs/12_nodes.ipynb #9131259a
 @patch
 def context_builder(self:Nodes, state:State) -> dict:
     "Format the relevant documents as the XML context block."
     relevant = state.get("relevant", [])
     return {"context": context_xml(relevant) if relevant else ""}
 
-# %% ../nbs/12_nodes.ipynb #26a19fce
+# %% ../nbs/12_nodes.ipynb #99d9e22f
 @patch
 def generator(self:Nodes, state:State) -> dict:
     "Answer the question from the context; abstain without the LLM when no document is relevant."
@@ -157,7 +159,7 @@ def generator(self:Nodes, state:State) -> dict:
     text, call = self.llm.complete("generate", generation_messages(state["question"], state.get("context", "")))
     return {"answer": text.strip(), "llm_calls": [call], "notes": [] if call.ok else [f"generation failed: {call.note}"]}
 
-# %% ../nbs/12_nodes.ipynb #70b9fd2a
+# %% ../nbs/12_nodes.ipynb #6377a9fa
 def _attempt(state:State, **grades) -> Attempt:
     return Attempt(answer=state.get("answer", ""), relevant=state.get("relevant", []), **grades)
 
@@ -173,7 +175,7 @@ def support_grader(self:Nodes, state:State) -> dict:
         label, calls = g.label, [call]
     return {"support": label, "usefulness": None, "best": keep_best(state.get("best"), _attempt(state, support=label)), "llm_calls": calls}
 
-# %% ../nbs/12_nodes.ipynb #1c8f3346
+# %% ../nbs/12_nodes.ipynb #0e1ac1ce
 @patch
 def usefulness_grader(self:Nodes, state:State) -> dict:
     "Grade whether the answer resolves the question."
@@ -186,7 +188,7 @@ def usefulness_grader(self:Nodes, state:State) -> dict:
     return {"usefulness": label, "best": keep_best(state.get("best"), _attempt(state, support=state.get("support"), usefulness=label)),
             "llm_calls": calls}
 
-# %% ../nbs/12_nodes.ipynb #d0e4d976
+# %% ../nbs/12_nodes.ipynb #65b367ec
 @patch
 def increment_retry(self:Nodes, state:State) -> dict:
     "Count a retry of the generator."
@@ -205,7 +207,7 @@ def increment_retry_for_retrieval(self:Nodes, state:State) -> dict:
     notes = [f"query rewritten: {query!r}"] if query else [f"query rewrite failed ({call.note or 'empty'}): searching the question again"]
     return {"retry_count": state.get("retry_count", 0) + 1, "query": query or q, "notes": notes, "llm_calls": [call]}
 
-# %% ../nbs/12_nodes.ipynb #a76831b7
+# %% ../nbs/12_nodes.ipynb #9fa313c4
 def make_nodes(engine:Engine, # retrieval
                llm, # anything with the `complete` and `structured` methods of `self_rag.llm.LLM`
                settings:Optional[Settings]=None, # default: the engine's
