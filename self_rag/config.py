@@ -5,14 +5,15 @@
 # %% auto #0
 __all__ = ['Settings', 'env_example']
 
-# %% ../nbs/00_config.ipynb #68ac7a10
+# %% ../nbs/00_config.ipynb #2f899dbd
+import os
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
-from pydantic import Field, SecretStr, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-# %% ../nbs/00_config.ipynb #ffa6a9e0
+# %% ../nbs/00_config.ipynb #a96501a1
 class Settings(BaseSettings):
     "self_rag's configuration: environment variables (case-insensitive) and `.env`, validated."
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
@@ -61,6 +62,18 @@ class Settings(BaseSettings):
     max_retries: int = Field(3, ge=0, description="Self-RAG retry loops: regenerations and re-retrievals, each bounded by this")
     grade_concurrency: int = Field(4, ge=1, description="Documents graded for relevance at the same time")
 
+    # MCP server
+    mcp_host: str = Field("127.0.0.1", description="Address the HTTP transports (sse, streamable-http) bind to; anything but loopback needs MCP_TOKEN")
+    mcp_port: int = Field(8000, ge=1, le=65535, description="Port of the HTTP transports")
+    mcp_token: Optional[SecretStr] = Field(None, description="Bearer token the HTTP transports require (`Authorization: Bearer <token>`); unset = no token, loopback only")
+    mcp_allowed_roots: Annotated[list[Path], NoDecode] = Field(default_factory=list, description="Folders the ingestion tools may read, separated by ':' (os.pathsep); unset = DATA_DIR/documents and the server's working directory")
+
+    @field_validator("mcp_allowed_roots", mode="before")
+    @classmethod
+    def _split_roots(cls, v):
+        if isinstance(v, str): return [p for p in v.split(os.pathsep) if p.strip()]
+        return v
+
     @model_validator(mode="after")
     def _check_sizes(self):
         if self.chunk_overlap >= self.chunk_size:
@@ -82,11 +95,17 @@ class Settings(BaseSettings):
         "Where the embedded Qdrant Edge shards live."
         return self.data_dir / "qdrant"
 
-# %% ../nbs/00_config.ipynb #078f5705
+    @property
+    def allowed_roots(self) -> list[Path]:
+        "The folders (resolved) that MCP ingestion tools may read."
+        roots = self.mcp_allowed_roots or [self.data_dir / "documents", Path.cwd()]
+        return [Path(r).expanduser().resolve() for r in roots]
+
+# %% ../nbs/00_config.ipynb #fde5226d
 def env_example(settings_cls=Settings) -> str:
     "The text of `.env.example`: every setting with its description and default."
     lines = ["# self_rag settings: copy to .env and change what you need. Every line is optional.", ""]
     for name, f in settings_cls.model_fields.items():
-        line = f"# {name.upper()}=" if f.default is None else f"{name.upper()}={f.default}"
+        line = f"# {name.upper()}=" if f.default is None or f.default_factory else f"{name.upper()}={f.default}"
         lines += [f"# {f.description}", line, ""]
     return "\n".join(lines)
