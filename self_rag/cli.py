@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['COMMANDS', 'STANDALONE', 'build_parser', 'hits_table', 'trace_table', 'retrieval_json', 'answer_panel', 'main']
 
-# %% ../nbs/19_cli.ipynb #c60d6624
+# %% ../nbs/19_cli.ipynb #5d394cd6
 import argparse, json, sys
 from pathlib import Path
 from typing import Optional
@@ -18,7 +18,7 @@ from rich.table import Table
 from .config import Settings
 from .retriever import VARIANTS, Engine, Retrieval
 
-# %% ../nbs/19_cli.ipynb #16d5490a
+# %% ../nbs/19_cli.ipynb #223de2c2
 def build_parser() -> argparse.ArgumentParser:
     "The `self-rag` argument parser."
     p = argparse.ArgumentParser(prog="self-rag", description="Self-reflective retrieval over your documents, offline by default.")
@@ -63,9 +63,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--transport", "-t", choices=["stdio", "sse", "streamable-http"], default="stdio")
     sp.add_argument("--host", help="address HTTP transports bind to (default MCP_HOST, 127.0.0.1)")
     sp.add_argument("--port", "-p", type=int, help="port of HTTP transports (default MCP_PORT, 8000)")
+
+    sp = sub.add_parser("migrate", help="copy collections from the embedded store (DATA_DIR) to a Qdrant server")
+    sp.add_argument("--to", required=True, metavar="URL", help="the Qdrant server, e.g. http://localhost:6333")
+    sp.add_argument("--collection", "-c", action="append", dest="collections", metavar="NAME",
+                    help="a collection to copy (repeat for several; default: all)")
+    sp.add_argument("--replace", action="store_true", help="overwrite server collections that hold something else")
+    sp.add_argument("--api-key", help="the server's API key (default: QDRANT_API_KEY when URL is QDRANT_URL; prefer the variable)")
     return p
 
-# %% ../nbs/19_cli.ipynb #f5ad0302
+# %% ../nbs/19_cli.ipynb #807aad64
 def hits_table(r:Retrieval) -> Table:
     "A rich table of a retrieval's hits."
     t = Table(title=f"{r.query}", title_justify="left", show_lines=True)
@@ -85,9 +92,9 @@ def retrieval_json(r:Retrieval, **extra) -> str:
     "One JSON object: the query, the hits and the trace (plus `extra` fields)."
     return json.dumps({**extra, **r.model_dump()}, ensure_ascii=False)
 
-# %% ../nbs/19_cli.ipynb #5ad9dfc7
-def _progress(console:Console) -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("chunks"),
+# %% ../nbs/19_cli.ipynb #4594701b
+def _progress(console:Console, unit:str="chunks") -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
                     TimeElapsedColumn(), console=console, transient=False)
 
 def _ingest(engine, a, out:Console, err:Console) -> int:
@@ -174,15 +181,24 @@ def _eval(engine, a, out, err) -> int:
 COMMANDS = {"ingest": _ingest, "search": _search, "ask": _ask, "documents": _documents, "collections": _collections,
             "health": _health, "delete": _delete, "eval": _eval}
 
-# %% ../nbs/19_cli.ipynb #e59815e1
+# %% ../nbs/19_cli.ipynb #0889bf08
 def _serve(settings:Settings, a, out, err) -> int:
     from self_rag.server import serve
     serve(settings, a.transport, a.host, a.port)
     return 0
 
-STANDALONE = {"serve": _serve}
+def _migrate(settings:Settings, a, out, err) -> int:
+    from self_rag.migrate import migrate_to_server
+    with _progress(err, "points") as bar:
+        task = bar.add_task("migrating", total=None)
+        report = migrate_to_server(settings, a.to, api_key=a.api_key, collections=a.collections, replace=a.replace,
+                                   on_progress=lambda d, t, m: bar.update(task, completed=d, total=t, description=m))
+    out.print(str(report), highlight=False, markup=False)
+    return 0
 
-# %% ../nbs/19_cli.ipynb #5eb25907
+STANDALONE = {"serve": _serve, "migrate": _migrate}
+
+# %% ../nbs/19_cli.ipynb #fe2429c1
 def main(argv:Optional[list[str]]=None, settings:Optional[Settings]=None) -> int:
     "Entry point of the `self-rag` console script."
     a = build_parser().parse_args(argv)

@@ -8,7 +8,7 @@ __all__ = ['HEARTBEAT', 'INSTRUCTIONS', 'TOOLS', 'Collection', 'READ', 'Transpor
            'LLMStatus', 'Health', 'confine', 'confined_documents', 'tool_errors', 'Progress', 'in_thread',
            'SelfRagServer', 'check_exposure', 'BearerToken', 'serve']
 
-# %% ../nbs/15_server.ipynb #62ef6f51
+# %% ../nbs/15_server.ipynb #676b08d9
 import contextlib, hmac, ipaddress, logging, sys, threading, time
 from functools import cached_property
 from pathlib import Path
@@ -27,7 +27,7 @@ from .loaders import LoadError, find_documents
 from .retriever import Engine, Hit
 from .store import StoreError
 
-# %% ../nbs/15_server.ipynb #f0f02532
+# %% ../nbs/15_server.ipynb #d07831f7
 class StageSummary(BaseModel):
     "What one funnel stage kept, and how long it took."
     name: str
@@ -114,7 +114,7 @@ class Health(BaseModel):
     llm: LLMStatus
     allowed_roots: list[str]
 
-# %% ../nbs/15_server.ipynb #153b06b7
+# %% ../nbs/15_server.ipynb #691e055b
 def _inside(path:Path, roots:list[Path]) -> bool: return any(path == r or path.is_relative_to(r) for r in roots)
 
 def confine(path:str, # as the client sent it: absolute, or relative to the server's working directory
@@ -140,7 +140,7 @@ def confined_documents(folder:Path, roots:list[Path], glob:Optional[str]=None) -
         else: failed.append(Failure(path=str(f), reason=f"links to {f.resolve()}, outside the allowed folders; not read"))
     return inside, failed
 
-# %% ../nbs/15_server.ipynb #210744ac
+# %% ../nbs/15_server.ipynb #2a538bf4
 @contextlib.contextmanager
 def tool_errors():
     "Turn the engine's expected exceptions into `ToolError`s with their own message."
@@ -148,7 +148,7 @@ def tool_errors():
     except (KeyError, ValueError, StoreError, LoadError) as e:
         raise ToolError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
 
-# %% ../nbs/15_server.ipynb #75cc2c29
+# %% ../nbs/15_server.ipynb #25d22b9a
 HEARTBEAT = 5.0  # seconds of silence before a long call says it is still working
 
 class Progress:
@@ -179,7 +179,7 @@ async def in_thread(progress:Progress, fn:Callable, what:Callable[[], str]):
         try: return await anyio.to_thread.run_sync(fn)
         finally: tg.cancel_scope.cancel()
 
-# %% ../nbs/15_server.ipynb #86fb4cc8
+# %% ../nbs/15_server.ipynb #09b7fe7c
 INSTRUCTIONS = """self_rag answers questions from the user's own documents (PDF, Markdown, text, HTML).
 Use rag_answer for a grounded answer with [Doc N] citations (it checks relevance, grounding and usefulness, and
 says when the documents do not contain the answer); use retrieve to get the raw passages yourself.
@@ -204,7 +204,7 @@ class SelfRagServer:
     @cached_property
     def mcp(self) -> MCPServer:
         "The `MCPServer` with every tool (the methods defined below), made on first use."
-        mcp = MCPServer("self_rag", instructions=INSTRUCTIONS, version=__version__)
+        mcp = MCPServer("self_rag", instructions=INSTRUCTIONS, version=__version__, log_level="WARNING")
         for name in TOOLS: mcp.add_tool(getattr(self, name), name=name, annotations=_ANNOTATIONS.get(name, READ))
         return mcp
 
@@ -225,7 +225,7 @@ _ANNOTATIONS["ingest_directory"] = _ANNOTATIONS["ingest_file"]
 _ANNOTATIONS["delete_collection"] = _ANNOTATIONS["delete_document"]
 _ANNOTATIONS["rag_answer"] = ToolAnnotations(readOnlyHint=True, openWorldHint=True)  # may call a remote LLM
 
-# %% ../nbs/15_server.ipynb #1853596c
+# %% ../nbs/15_server.ipynb #ac433ce2
 from fastcore.basics import patch
 
 @patch
@@ -234,6 +234,7 @@ def warm_up(self:SelfRagServer) -> float:
     t0 = time.perf_counter()
     e = self.engine
     e.store, e.retriever  # opens the store (or fails at once if another process owns it) and loads the models
+    for c in e.store.collections(): e.search("warm up", collection=c)  # pages in each collection's shards, runs every model once
     e.dense.embed_query("warm up"); e.sparse.embed_query("warm up")
     self.warmup_s = time.perf_counter() - t0
     return self.warmup_s
@@ -249,7 +250,7 @@ def graph(self:SelfRagServer):
             self._rag = SelfRAG(self.engine, self.llm)
     return self._rag
 
-# %% ../nbs/15_server.ipynb #a57d4d05
+# %% ../nbs/15_server.ipynb #87aa1ae1
 @patch
 async def _ingest(self:SelfRagServer, ctx:Context, files:list[Path], failed:list[Failure], collection:Optional[str], force:bool) -> IngestReport:
     progress, state = Progress(ctx), {"msg": "starting"}
@@ -291,7 +292,7 @@ async def ingest_directory(self:SelfRagServer,
     files, failed = confined_documents(p, self.settings.allowed_roots, glob)
     return await self._ingest(ctx, files, failed, collection, force)
 
-# %% ../nbs/15_server.ipynb #231367af
+# %% ../nbs/15_server.ipynb #cdc48f7a
 def _summary(trace) -> list[StageSummary]: return [StageSummary(name=s.name, ms=s.ms, count=s.count, note=s.note) for s in trace]
 
 @patch
@@ -308,7 +309,7 @@ async def retrieve(self:SelfRagServer,
     r = await anyio.to_thread.run_sync(work)
     return RetrieveResult(query=r.query, collection=r.collection, hits=r.hits, trace=_summary(r.trace), ms=r.ms)
 
-# %% ../nbs/15_server.ipynb #bf6d16c6
+# %% ../nbs/15_server.ipynb #00e927c8
 @patch
 async def rag_answer(self:SelfRagServer,
                      question:Annotated[str, Field(description="The question to answer from the documents")],
@@ -328,7 +329,7 @@ async def rag_answer(self:SelfRagServer,
     return AnswerResult(**a.model_dump(exclude={"trace", "citations"}), citations=[CitationOut(**x.model_dump()) for x in a.citations],
                         trace=[StepSummary(node=s.node, ms=s.ms, info=s.info, notes=s.notes, llm_calls=len(s.llm_calls)) for s in a.trace])
 
-# %% ../nbs/15_server.ipynb #9237d36e
+# %% ../nbs/15_server.ipynb #fe2f4f08
 @patch
 async def server_health(self:SelfRagServer) -> Health:
     "Whether the server is ready: the store (backend, collections, counts), the embedders, the reranker (model loaded, or the fallback in use and why), the LLM, and the warm-up time."
@@ -361,7 +362,7 @@ async def get_document_summary(self:SelfRagServer,
     if source not in docs: raise ToolError(f"No document named {source!r} in collection {c!r}. Documents: {', '.join(docs) or 'none'}")
     return docs[source]
 
-# %% ../nbs/15_server.ipynb #5432df53
+# %% ../nbs/15_server.ipynb #4dbe4a10
 @patch
 async def delete_document(self:SelfRagServer,
                           source:Annotated[str, Field(description="The document's file name, as list_documents shows it")],
@@ -385,7 +386,7 @@ async def delete_collection(self:SelfRagServer, name:Annotated[str, Field(descri
     docs = await anyio.to_thread.run_sync(work)
     return Deleted(collection=c, documents=docs, chunks=sum(d.chunks for d in docs))
 
-# %% ../nbs/15_server.ipynb #68aeea3e
+# %% ../nbs/15_server.ipynb #3b509def
 Transport = Literal["stdio", "sse", "streamable-http"]
 log = logging.getLogger("self_rag.server")
 
@@ -411,7 +412,7 @@ class BearerToken:
                 return await resp(scope, receive, send)
         await self.app(scope, receive, send)
 
-# %% ../nbs/15_server.ipynb #e6028d7d
+# %% ../nbs/15_server.ipynb #f155cb0d
 @patch
 def http_app(self:SelfRagServer, transport:Transport, host:str):
     "The Starlette app of an HTTP transport, with the token check and `GET /health`."
@@ -432,7 +433,8 @@ def serve(settings:Optional[Settings]=None,
     if transport not in Transport.__args__: raise ValueError(f"Unknown transport {transport!r}: use stdio, sse or streamable-http")
     host, port = host or settings.mcp_host, port or settings.mcp_port
     if transport != "stdio": check_exposure(host, settings.mcp_token)
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    log.setLevel(logging.INFO)
     srv = SelfRagServer(settings, engine)
     try:
         with contextlib.redirect_stdout(sys.stderr): secs = srv.warm_up()
