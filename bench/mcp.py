@@ -11,7 +11,7 @@
 The cross-encoder is off in every run unless its model is installed (as the targets assume). Ratios are against the
 baseline measured in the same run: the machine is shared and its speed varies.
 """
-import argparse, json, os, platform, shutil, socket, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, platform, shutil, statistics, sys, tempfile, time
 from pathlib import Path
 
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
@@ -19,7 +19,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # run as a script, this file's folder comes first on sys.path, and this file would shadow the `mcp` package
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-import anyio, httpx, httpx2
+import anyio, httpx2
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -27,7 +27,7 @@ from mcp.client.streamable_http import streamable_http_client
 from self_rag.config import Settings
 from self_rag.eval import load_questions
 from self_rag.retriever import Engine
-from self_rag.server import SelfRagServer
+from self_rag.server import SelfRagServer, background_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"cold_start_s": 5.0, "stdio_p50_ms": 20.0, "http_p50_ratio": 1.3}
@@ -91,30 +91,17 @@ async def over_stdio(data_dir, questions, reps) -> dict:
         async with Client(stdio_client(params, errlog=devnull)) as c:
             return {f"c{n}": await timed_calls(c, questions, reps, n) for n in (1, 8)}
 
-def free_port() -> int:
-    with socket.socket() as s: s.bind(("127.0.0.1", 0)); return s.getsockname()[1]
-
 async def over_http(data_dir, questions, reps) -> dict:
-    port = free_port()
-    p = subprocess.Popen([SELF_RAG, "serve", "--transport", "streamable-http", "--port", str(port)], env=server_env(data_dir),
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                if httpx.get(f"{url}/health", timeout=1).json()["ready"]: break
-            except httpx.HTTPError: time.sleep(0.1)
-        out = {}
+    out = {}
+    with background_server("streamable-http", server_env(data_dir)) as server:
         for n in (1, 8):
             async with httpx2.AsyncClient(timeout=60) as http:
-                clients = [Client(streamable_http_client(f"{url}/mcp", http_client=http)) for _ in range(n)]
+                clients = [Client(streamable_http_client(f"{server.url}/mcp", http_client=http)) for _ in range(n)]
                 sessions = [await c.__aenter__() for c in clients]
                 try: out[f"c{n}"] = await timed_calls(sessions, questions, reps, n)
                 finally:
                     for c in reversed(clients): await c.__aexit__(None, None, None)
-        return out
-    finally:
-        p.terminate(); p.wait(15)
+    return out
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -5,12 +5,13 @@
 # %% auto #0
 __all__ = ['COMMANDS', 'STANDALONE', 'build_parser', 'hits_table', 'trace_table', 'retrieval_json', 'answer_panel', 'main']
 
-# %% ../nbs/19_cli.ipynb #5d394cd6
-import argparse, json, sys
+# %% ../nbs/19_cli.ipynb #a575d5ac
+import argparse, json, sys, time
 from pathlib import Path
 from typing import Optional
 
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -18,7 +19,7 @@ from rich.table import Table
 from .config import Settings
 from .retriever import VARIANTS, Engine, Retrieval
 
-# %% ../nbs/19_cli.ipynb #223de2c2
+# %% ../nbs/19_cli.ipynb #03d98541
 def build_parser() -> argparse.ArgumentParser:
     "The `self-rag` argument parser."
     p = argparse.ArgumentParser(prog="self-rag", description="Self-reflective retrieval over your documents, offline by default.")
@@ -64,15 +65,22 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--host", help="address HTTP transports bind to (default MCP_HOST, 127.0.0.1)")
     sp.add_argument("--port", "-p", type=int, help="port of HTTP transports (default MCP_PORT, 8000)")
 
+    sp = sub.add_parser("client", help="interactive MCP client: ask, search, health, tools (starts a server over stdio unless --url)")
+    sp.add_argument("--url", help="server URL: http://HOST:PORT/mcp (streamable HTTP) or http://HOST:PORT/sse (SSE); default: start one over stdio")
+    sp.add_argument("--token", help="bearer token for HTTP servers (default MCP_TOKEN; prefer the variable, arguments show in ps)")
+
     sp = sub.add_parser("migrate", help="copy collections from the embedded store (DATA_DIR) to a Qdrant server")
     sp.add_argument("--to", required=True, metavar="URL", help="the Qdrant server, e.g. http://localhost:6333")
     sp.add_argument("--collection", "-c", action="append", dest="collections", metavar="NAME",
                     help="a collection to copy (repeat for several; default: all)")
     sp.add_argument("--replace", action="store_true", help="overwrite server collections that hold something else")
     sp.add_argument("--api-key", help="the server's API key (default: QDRANT_API_KEY when URL is QDRANT_URL; prefer the variable)")
+
+    sp = sub.add_parser("docs", help="build the documentation site from the notebooks (offline; needs the dev extras)")
+    sp.add_argument("--out", "-o", type=Path, help="the site's folder (default: _docs/ in the checkout)")
     return p
 
-# %% ../nbs/19_cli.ipynb #807aad64
+# %% ../nbs/19_cli.ipynb #138e7bbc
 def hits_table(r:Retrieval) -> Table:
     "A rich table of a retrieval's hits."
     t = Table(title=f"{r.query}", title_justify="left", show_lines=True)
@@ -92,7 +100,7 @@ def retrieval_json(r:Retrieval, **extra) -> str:
     "One JSON object: the query, the hits and the trace (plus `extra` fields)."
     return json.dumps({**extra, **r.model_dump()}, ensure_ascii=False)
 
-# %% ../nbs/19_cli.ipynb #4594701b
+# %% ../nbs/19_cli.ipynb #74a280ea
 def _progress(console:Console, unit:str="chunks") -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
                     TimeElapsedColumn(), console=console, transient=False)
@@ -181,7 +189,7 @@ def _eval(engine, a, out, err) -> int:
 COMMANDS = {"ingest": _ingest, "search": _search, "ask": _ask, "documents": _documents, "collections": _collections,
             "health": _health, "delete": _delete, "eval": _eval}
 
-# %% ../nbs/19_cli.ipynb #0889bf08
+# %% ../nbs/19_cli.ipynb #551b362c
 def _serve(settings:Settings, a, out, err) -> int:
     from self_rag.server import serve
     serve(settings, a.transport, a.host, a.port)
@@ -196,9 +204,22 @@ def _migrate(settings:Settings, a, out, err) -> int:
     out.print(str(report), highlight=False, markup=False)
     return 0
 
-STANDALONE = {"serve": _serve, "migrate": _migrate}
+def _docs(settings:Settings, a, out, err) -> int:
+    try: from self_rag.docs import build_docs  # nbdev and the site tools are dev extras
+    except ImportError as e: raise ValueError(f"The docs need the dev extras (pip install -e \".[dev]\"): {e}") from e
+    t0 = time.perf_counter()
+    try: site = build_docs(a.out)
+    except (RuntimeError, OSError) as e: raise ValueError(str(e)) from e
+    out.print(f"docs site built in {time.perf_counter() - t0:.0f} s: {site/'index.html'}", highlight=False)
+    return 0
 
-# %% ../nbs/19_cli.ipynb #fe2429c1
+def _client(settings:Settings, a, out, err) -> int:
+    from self_rag.client import client_main
+    return client_main(a.url, a.token, settings)
+
+STANDALONE = {"serve": _serve, "client": _client, "migrate": _migrate, "docs": _docs}
+
+# %% ../nbs/19_cli.ipynb #ad7d0dc7
 def main(argv:Optional[list[str]]=None, settings:Optional[Settings]=None) -> int:
     "Entry point of the `self-rag` console script."
     a = build_parser().parse_args(argv)
@@ -212,5 +233,5 @@ def main(argv:Optional[list[str]]=None, settings:Optional[Settings]=None) -> int
     except KeyboardInterrupt: return 130
     except (StoreError, ModelError, KeyError, ValueError, FileNotFoundError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        err.print(f"[bold red]error:[/bold red] {msg}", highlight=False)
+        err.print(f"[bold red]error:[/bold red] {escape(msg)}", highlight=False)
         return 1

@@ -5,21 +5,24 @@
 # %% auto #0
 __all__ = ['build_graph', 'recursion_limit', 'Step', 'Citation', 'Answer', 'trace_step', 'quote', 'cite', 'SelfRAG', 'answer']
 
-# %% ../nbs/14_graph.ipynb #45064f1c
+# %% ../nbs/14_graph.ipynb #c68d098e
 import re, time
 from functools import lru_cache, partial
-from typing import Optional
+from typing import Callable, Optional
 
+from fastcore.basics import patch
+from fastcore.xml import B, Div, Li, Ul, to_xml
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel, Field
 
 from .config import Settings
+from .ingest import html_bar, html_table
 from .llm import OFFLINE_MODEL, LLMCall
 from .nodes import NO_ANSWER, NODE_NAMES, Attempt, State, make_nodes, new_state
 from .retriever import Engine, Hit
 from .routes import route_after_retrieval_decision, route_after_support, route_after_usefulness
 
-# %% ../nbs/14_graph.ipynb #8b66d247
+# %% ../nbs/14_graph.ipynb #8b44f2e2
 def build_graph(nodes:dict, # node name -> callable(state) -> update, from `make_nodes`
                 settings:Settings, # for MAX_RETRIES
                ):
@@ -42,7 +45,7 @@ def recursion_limit(max_retries:int) -> int:
     "Steps of the longest run the routes allow, plus one: 7 nodes to a first graded answer, 7 more per retrieval retry."
     return 7 * (max_retries + 1) + 1
 
-# %% ../nbs/14_graph.ipynb #3b7bc0ec
+# %% ../nbs/14_graph.ipynb #751faf81
 class Step(BaseModel):
     "One node update of a run."
     node: str
@@ -74,7 +77,7 @@ class Answer(BaseModel):
     ms: float
     trace: list[Step]
 
-# %% ../nbs/14_graph.ipynb #5c56e5c4
+# %% ../nbs/14_graph.ipynb #84498624
 _SHOWN = {"should_retrieve", "query", "documents", "relevant", "support", "usefulness", "retry_count", "retrieval_count"}
 
 def trace_step(node:str, ms:float, update:Optional[dict]) -> Step:
@@ -85,7 +88,7 @@ def trace_step(node:str, ms:float, update:Optional[dict]) -> Step:
     if "context" in u: info["context_chars"] = len(u["context"])
     return Step(node=node, ms=ms, info=info, notes=u.get("notes", []), llm_calls=u.get("llm_calls", []))
 
-# %% ../nbs/14_graph.ipynb #303d1d51
+# %% ../nbs/14_graph.ipynb #1b7842ed
 _CITE = re.compile(r"\[\s*Docs?\s*(\d+(?:\s*(?:,|;|and|&)\s*(?:Doc\s*)?\d+)*)\s*\]", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?!\[)|\n+")  # a citation after the full stop stays with its sentence
 
@@ -109,7 +112,47 @@ def cite(answer:str, relevant:list[Hit]) -> list[Citation]:
                      quote=quote(h.context, _CITE.sub(" ", " ".join(ss))))
             for n, ss in claims.items()]
 
-# %% ../nbs/14_graph.ipynb #1caffea6
+# %% ../nbs/14_graph.ipynb #fae2a1f7
+def _pages(pages:list[int]) -> str: return ",".join(map(str, pages))
+
+@patch
+def __repr__(self:Answer) -> str:
+    lines = [f"Answer({self.question!r}: support {self.support}, usefulness {self.usefulness}, {self.retries} retries, "
+             f"{self.model}, {self.ms:.0f} ms)"]
+    lines += ["  " + line for line in self.answer.splitlines()]
+    lines += [f"  [Doc {c.doc}] {c.source} p{_pages(c.pages)}" + (f" ({c.section})" if c.section else "") + f": {c.quote!r}"
+              for c in self.citations]
+    return "\n".join(lines + [f"  note: {n}" for n in self.notes])
+Answer.__str__ = Answer.__repr__
+
+def _cited(text:str) -> list:
+    "`text` as strings with each `[Doc N]` in bold, for `fastcore.xml` to escape."
+    out, i = [], 0
+    for m in _CITE.finditer(text): out, i = out + [text[i:m.start()], B(m.group(0))], m.end()
+    return out + [text[i:]]
+
+def _calls(calls:list[LLMCall]) -> str:
+    "LLM calls counted by task, with the failed ones: `relevance ×4 (1 failed)`."
+    tasks = {}
+    for c in calls: tasks.setdefault(c.task, []).append(c.ok)
+    return ", ".join(f"{t} ×{len(ok)}" + (f" ({ok.count(False)} failed)" if not all(ok) else "") for t, ok in tasks.items())
+
+@patch
+def _repr_html_(self:Answer) -> str:
+    labels = (f"retrieval {'yes' if self.retrieved else 'no'} · support {self.support or '–'} · usefulness {self.usefulness or '–'} · "
+              f"{self.retries} retries · {self.model}{' (offline, extractive)' if self.extractive else ''} · {self.ms:.0f} ms")
+    cites = html_table(["doc", "source", "pages", "section", "quote"],
+                       [[f"[Doc {c.doc}]", c.source, _pages(c.pages), c.section, c.quote] for c in self.citations], empty="no citations",
+                       caption="citations")
+    top = max((s.ms for s in self.trace), default=0)
+    trace = html_table(["node", "ms", "time", "produced", "LLM calls", "notes"],
+                       [[s.node, round(s.ms, 1), html_bar(s.ms, top), ", ".join(f"{k}={v}" for k, v in s.info.items()),
+                         _calls(s.llm_calls), "; ".join(s.notes)] for s in self.trace], empty="no steps", caption="trace")
+    notes = [Ul(*[Li(n) for n in self.notes])] if self.notes else []
+    return to_xml(Div(Div(B(self.question)), Div(*_cited(self.answer), style="white-space:pre-wrap;margin:0.5em 0"),
+                      Div(labels), cites, *notes, trace), indent=False)
+
+# %% ../nbs/14_graph.ipynb #32335361
 def _notes(state:State, best:Attempt, max_retries:int) -> list[str]:
     "What the answer's reader must know about how the run ended."
     notes = list(dict.fromkeys(state.get("notes", [])))
@@ -130,6 +173,7 @@ class SelfRAG:
     def answer(self, question:str, # what to answer
                collection:Optional[str]=None, # default QDRANT_COLLECTION
                source:Optional[str]=None, # only documents whose file name matches this glob
+               on_step:Optional[Callable[[Step], None]]=None, # called with each node's trace step as it finishes (progress)
               ) -> Answer:
         "Run the graph on `question`, streaming its node updates into the trace."
         question = question.strip()
@@ -140,14 +184,21 @@ class SelfRAG:
                                              stream_mode=["updates", "values"]):
             if mode == "values": state = chunk; continue
             now = time.perf_counter()
-            trace += [trace_step(node, (now - last) * 1000, update) for node, update in chunk.items()]
-            last = now
+            steps = [trace_step(node, (now - last) * 1000, update) for node, update in chunk.items()]
+            if on_step:
+                for st in steps: on_step(st)
+            trace += steps; last = now
         best = state.get("best") or Attempt(answer=state.get("answer", ""), relevant=state.get("relevant", []))
         return Answer(question=question, answer=best.answer or "No answer: the model failed to generate one (see the notes).",
                       citations=cite(best.answer, best.relevant), retrieved=state.get("retrieval_count", 0) > 0,
                       support=best.support, usefulness=best.usefulness, retries=state.get("retry_count", 0),
                       model=self.llm.model, extractive=self.llm.model == OFFLINE_MODEL, notes=_notes(state, best, m),
                       ms=(time.perf_counter() - t0) * 1000, trace=trace)
+
+@patch
+def _repr_markdown_(self:SelfRAG) -> str:
+    "The compiled graph as a mermaid diagram, which JupyterLab draws."
+    return f"```mermaid\n{self.graph.get_graph().draw_mermaid()}\n```"
 
 @lru_cache(maxsize=8)
 def _self_rag(engine:Engine, llm) -> SelfRAG: return SelfRAG(engine, llm)

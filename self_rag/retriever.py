@@ -10,10 +10,12 @@ import fnmatch, time
 from functools import cached_property
 from typing import Literal, Optional
 
+from fastcore.basics import patch
+from fastcore.xml import FT, B, Div, to_xml
 from pydantic import BaseModel, Field
 
 from .config import Settings
-from .ingest import Indexer
+from .ingest import Indexer, html_bar, html_table, notebook_progress
 from .mmr import mmr
 from .store import Candidate, Fusion, Store, open_store
 
@@ -61,6 +63,31 @@ class Retrieval(BaseModel):
         lines += [f"  {i}. {h.source} p{','.join(map(str, h.pages))} {h.score:.4f}  {h.text[:70]!r}" for i, h in enumerate(self.hits, 1)]
         return "\n".join(lines)
     __str__ = __repr__
+
+# %% ../nbs/08_retriever.ipynb #76013c2b
+def _preview(text:str, width:int=160) -> str:
+    "`text` on one line, cut to `width` characters."
+    t = " ".join(text.split())
+    return t if len(t) <= width else t[:width - 1].rstrip() + "…"
+
+_HIT_COLUMNS = ["source", "pages", "section", "score", "text"]
+def _hit_cells(h:Hit, width:Optional[int]=None) -> list:
+    return [h.source, ", ".join(map(str, h.pages)), h.section, h.score, _preview(h.text, width) if width else h.text]
+
+@patch
+def _repr_html_(self:Hit) -> str: return to_xml(html_table(_HIT_COLUMNS, [_hit_cells(self)]), indent=False)
+
+def _trace_table(trace:list[Stage]) -> FT:
+    "A stage per row, with a bar of its milliseconds."
+    top = max((s.ms for s in trace), default=0)
+    return html_table(["stage", "out", "ms", "time", "note"],
+                      [[s.name, s.count, round(s.ms, 1), html_bar(s.ms, top), s.note] for s in trace], empty="no stages", caption="trace")
+
+@patch
+def _repr_html_(self:Retrieval) -> str:
+    head = Div(B(self.query), f" · {len(self.hits)} hit{'s' * (len(self.hits) != 1)} from {self.collection} ({self.variant}) in {self.ms:.1f} ms")
+    hits = html_table(["rank"] + _HIT_COLUMNS, [[i] + _hit_cells(h, 160) for i, h in enumerate(self.hits, 1)], empty="no hits")
+    return to_xml(Div(head, hits, _trace_table(self.trace)), indent=False)
 
 # %% ../nbs/08_retriever.ipynb #1c0a128e
 Variant = Literal["bm25", "dense", "hybrid", "hybrid+mmr", "full"]
@@ -142,8 +169,11 @@ class Retriever:
 # %% ../nbs/08_retriever.ipynb #296a1046
 class Engine:
     "Settings, models, store, indexer and retriever, built once on first use and shared."
-    def __init__(self, settings:Optional[Settings]=None):
+    def __init__(self, settings:Optional[Settings]=None,
+                 store:Optional[Store]=None, # an open store to use instead of the one `settings` ask for; the engine closes it
+                ):
         self.settings = settings or Settings()
+        if store is not None: self.store = store
 
     @cached_property
     def store(self) -> Store: return open_store(self.settings)
@@ -173,7 +203,9 @@ class Engine:
                 "sparse": {"model": self.sparse.name},
                 "reranker": self.reranker.status.model_dump()}
 
-    def ingest(self, paths, **kw): return self.indexer.ingest(paths, **kw)
+    def ingest(self, paths, on_progress=None, **kw):
+        "`Indexer.ingest`; in a Jupyter kernel a progress bar is drawn unless `on_progress` is given."
+        return self.indexer.ingest(paths, on_progress=on_progress or notebook_progress(), **kw)
     def search(self, query:str, **kw) -> Retrieval: return self.retriever.search(query, **kw)
     def close(self):
         if "store" in self.__dict__: self.store.close()

@@ -6,13 +6,13 @@
 __all__ = ['HEARTBEAT', 'INSTRUCTIONS', 'TOOLS', 'Collection', 'READ', 'Transport', 'log', 'StageSummary', 'RetrieveResult',
            'StepSummary', 'CitationOut', 'AnswerResult', 'CollectionInfo', 'Collections', 'Documents', 'Deleted',
            'LLMStatus', 'Health', 'confine', 'confined_documents', 'tool_errors', 'Progress', 'in_thread',
-           'SelfRagServer', 'check_exposure', 'BearerToken', 'serve']
+           'SelfRagServer', 'check_exposure', 'BearerToken', 'serve', 'free_port', 'Running', 'background_server']
 
-# %% ../nbs/15_server.ipynb #676b08d9
-import contextlib, hmac, ipaddress, logging, sys, threading, time
+# %% ../nbs/15_server.ipynb #150e6acd
+import contextlib, hmac, ipaddress, logging, os, sys, threading, time
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, Callable, Literal, Optional
+from typing import Annotated, Any, Callable, Literal, NamedTuple, Optional
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -27,7 +27,7 @@ from .loaders import LoadError, find_documents
 from .retriever import Engine, Hit
 from .store import StoreError
 
-# %% ../nbs/15_server.ipynb #d07831f7
+# %% ../nbs/15_server.ipynb #58347198
 class StageSummary(BaseModel):
     "What one funnel stage kept, and how long it took."
     name: str
@@ -114,7 +114,7 @@ class Health(BaseModel):
     llm: LLMStatus
     allowed_roots: list[str]
 
-# %% ../nbs/15_server.ipynb #691e055b
+# %% ../nbs/15_server.ipynb #047096c6
 def _inside(path:Path, roots:list[Path]) -> bool: return any(path == r or path.is_relative_to(r) for r in roots)
 
 def confine(path:str, # as the client sent it: absolute, or relative to the server's working directory
@@ -140,7 +140,7 @@ def confined_documents(folder:Path, roots:list[Path], glob:Optional[str]=None) -
         else: failed.append(Failure(path=str(f), reason=f"links to {f.resolve()}, outside the allowed folders; not read"))
     return inside, failed
 
-# %% ../nbs/15_server.ipynb #2a538bf4
+# %% ../nbs/15_server.ipynb #83a8a9a2
 @contextlib.contextmanager
 def tool_errors():
     "Turn the engine's expected exceptions into `ToolError`s with their own message."
@@ -148,7 +148,7 @@ def tool_errors():
     except (KeyError, ValueError, StoreError, LoadError) as e:
         raise ToolError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
 
-# %% ../nbs/15_server.ipynb #25d22b9a
+# %% ../nbs/15_server.ipynb #27a68b7c
 HEARTBEAT = 5.0  # seconds of silence before a long call says it is still working
 
 class Progress:
@@ -179,7 +179,7 @@ async def in_thread(progress:Progress, fn:Callable, what:Callable[[], str]):
         try: return await anyio.to_thread.run_sync(fn)
         finally: tg.cancel_scope.cancel()
 
-# %% ../nbs/15_server.ipynb #09b7fe7c
+# %% ../nbs/15_server.ipynb #4f9f8b46
 INSTRUCTIONS = """self_rag answers questions from the user's own documents (PDF, Markdown, text, HTML).
 Use rag_answer for a grounded answer with [Doc N] citations (it checks relevance, grounding and usefulness, and
 says when the documents do not contain the answer); use retrieve to get the raw passages yourself.
@@ -225,7 +225,7 @@ _ANNOTATIONS["ingest_directory"] = _ANNOTATIONS["ingest_file"]
 _ANNOTATIONS["delete_collection"] = _ANNOTATIONS["delete_document"]
 _ANNOTATIONS["rag_answer"] = ToolAnnotations(readOnlyHint=True, openWorldHint=True)  # may call a remote LLM
 
-# %% ../nbs/15_server.ipynb #ac433ce2
+# %% ../nbs/15_server.ipynb #662b878e
 from fastcore.basics import patch
 
 @patch
@@ -250,7 +250,7 @@ def graph(self:SelfRagServer):
             self._rag = SelfRAG(self.engine, self.llm)
     return self._rag
 
-# %% ../nbs/15_server.ipynb #87aa1ae1
+# %% ../nbs/15_server.ipynb #729d7b92
 @patch
 async def _ingest(self:SelfRagServer, ctx:Context, files:list[Path], failed:list[Failure], collection:Optional[str], force:bool) -> IngestReport:
     progress, state = Progress(ctx), {"msg": "starting"}
@@ -292,7 +292,7 @@ async def ingest_directory(self:SelfRagServer,
     files, failed = confined_documents(p, self.settings.allowed_roots, glob)
     return await self._ingest(ctx, files, failed, collection, force)
 
-# %% ../nbs/15_server.ipynb #cdc48f7a
+# %% ../nbs/15_server.ipynb #38e4c9ec
 def _summary(trace) -> list[StageSummary]: return [StageSummary(name=s.name, ms=s.ms, count=s.count, note=s.note) for s in trace]
 
 @patch
@@ -309,7 +309,7 @@ async def retrieve(self:SelfRagServer,
     r = await anyio.to_thread.run_sync(work)
     return RetrieveResult(query=r.query, collection=r.collection, hits=r.hits, trace=_summary(r.trace), ms=r.ms)
 
-# %% ../nbs/15_server.ipynb #00e927c8
+# %% ../nbs/15_server.ipynb #448e6cba
 @patch
 async def rag_answer(self:SelfRagServer,
                      question:Annotated[str, Field(description="The question to answer from the documents")],
@@ -321,15 +321,18 @@ async def rag_answer(self:SelfRagServer,
     if not question.strip(): raise ToolError("The question is empty: ask something.")
     c, progress = self.collection(collection), Progress(ctx)
     stage = {"now": "loading the graph" if self._rag is None else "answering"}
+    def on_step(st):
+        stage["now"] = f"answering (after {st.node})"
+        progress.from_thread(f"{st.node} {st.ms:.0f} ms" + "".join(f", {k}={v}" for k, v in st.info.items()), force=True)
     def work():
         rag = self.graph(); stage["now"] = "answering"
-        with tool_errors(): return rag.answer(question, collection=c, source=source)
+        with tool_errors(): return rag.answer(question, collection=c, source=source, on_step=on_step)
     await progress.send(stage["now"])
     a = await in_thread(progress, work, lambda: f"still {stage['now']}")
     return AnswerResult(**a.model_dump(exclude={"trace", "citations"}), citations=[CitationOut(**x.model_dump()) for x in a.citations],
                         trace=[StepSummary(node=s.node, ms=s.ms, info=s.info, notes=s.notes, llm_calls=len(s.llm_calls)) for s in a.trace])
 
-# %% ../nbs/15_server.ipynb #fe2f4f08
+# %% ../nbs/15_server.ipynb #04ab1acf
 @patch
 async def server_health(self:SelfRagServer) -> Health:
     "Whether the server is ready: the store (backend, collections, counts), the embedders, the reranker (model loaded, or the fallback in use and why), the LLM, and the warm-up time."
@@ -362,7 +365,7 @@ async def get_document_summary(self:SelfRagServer,
     if source not in docs: raise ToolError(f"No document named {source!r} in collection {c!r}. Documents: {', '.join(docs) or 'none'}")
     return docs[source]
 
-# %% ../nbs/15_server.ipynb #4dbe4a10
+# %% ../nbs/15_server.ipynb #4108b129
 @patch
 async def delete_document(self:SelfRagServer,
                           source:Annotated[str, Field(description="The document's file name, as list_documents shows it")],
@@ -386,7 +389,7 @@ async def delete_collection(self:SelfRagServer, name:Annotated[str, Field(descri
     docs = await anyio.to_thread.run_sync(work)
     return Deleted(collection=c, documents=docs, chunks=sum(d.chunks for d in docs))
 
-# %% ../nbs/15_server.ipynb #3b509def
+# %% ../nbs/15_server.ipynb #e7668330
 Transport = Literal["stdio", "sse", "streamable-http"]
 log = logging.getLogger("self_rag.server")
 
@@ -412,7 +415,7 @@ class BearerToken:
                 return await resp(scope, receive, send)
         await self.app(scope, receive, send)
 
-# %% ../nbs/15_server.ipynb #f155cb0d
+# %% ../nbs/15_server.ipynb #dc157c9b
 @patch
 def http_app(self:SelfRagServer, transport:Transport, host:str):
     "The Starlette app of an HTTP transport, with the token check and `GET /health`."
@@ -446,3 +449,41 @@ def serve(settings:Optional[Settings]=None,
             uvicorn.Server(uvicorn.Config(srv.http_app(transport, host), host=host, port=port, log_level="warning",
                                           access_log=False, timeout_graceful_shutdown=5)).run()
     finally: srv.close()
+
+# %% ../nbs/15_server.ipynb #db6e757e
+def free_port() -> int:
+    "A TCP port of 127.0.0.1 that nothing listens on right now."
+    import socket
+    with socket.socket() as s: s.bind(("127.0.0.1", 0)); return s.getsockname()[1]
+
+class Running(NamedTuple):
+    "A server started by `background_server`."
+    url: str                                 # http://127.0.0.1:PORT
+    process: "subprocess.Popen"
+
+@contextlib.contextmanager
+def background_server(transport:Literal["sse", "streamable-http"]="streamable-http",
+                      env:Optional[dict]=None, # environment for the server on top of ours, e.g. {"DATA_DIR": ..., "MCP_TOKEN": ...}
+                      port:Optional[int]=None, # default: a free port
+                      timeout:float=60, # seconds to wait for it to be ready
+                     ):
+    "Run `self-rag serve --transport TRANSPORT` in a child process; yields it and its base URL once ready, stops it after."
+    import subprocess, tempfile, httpx
+    port = port or free_port()
+    cmd = [sys.executable, "-c", "import sys; from self_rag.cli import main; sys.exit(main(sys.argv[1:]))",
+           "serve", "--transport", transport, "--host", "127.0.0.1", "--port", str(port)]
+    with tempfile.TemporaryFile("w+") as errlog:
+        p = subprocess.Popen(cmd, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=errlog, text=True)
+        url, t0 = f"http://127.0.0.1:{port}", time.monotonic()
+        try:
+            while True:
+                if p.poll() is not None: errlog.seek(0); raise RuntimeError(f"self-rag serve exited ({p.returncode}): {errlog.read()[-2000:]}")
+                if time.monotonic() - t0 > timeout: raise TimeoutError(f"self-rag serve was not ready in {timeout} s")
+                try:
+                    if httpx.get(f"{url}/health", timeout=1).json()["ready"]: break
+                except (httpx.HTTPError, ValueError): time.sleep(0.1)
+            yield Running(url, p)
+        finally:
+            p.terminate()
+            try: p.wait(10)
+            except subprocess.TimeoutExpired: p.kill(); p.wait()
