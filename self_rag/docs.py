@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['doc_pages', 'mermaid_svg', 'site_markdown', 'build_docs']
 
-# %% ../nbs/18_docs.ipynb #4845babe
+# %% ../nbs/18_docs.ipynb #07a02e68
 import ast, html, importlib, os, re, subprocess, sys, tempfile, unicodedata, zlib
 from pathlib import Path
 from typing import Optional
@@ -24,7 +24,7 @@ from nbdev.processors import (_default_exp, _is_showdoc, add_show_docs, ai_magic
                               filter_stream_, hide_, hide_line, mv_exports, populate_language, rm_export, rm_header_dash,
                               strip_ansi, strip_hidden_metadata)
 
-# %% ../nbs/18_docs.ipynb #8bcf7b3c
+# %% ../nbs/18_docs.ipynb #3ce33635
 def _skip(p:Path, nbs:Path) -> bool: return any(s.startswith(("_", ".")) for s in p.relative_to(nbs).parts)
 
 def doc_pages(nbs:Path, # the notebooks folder
@@ -41,7 +41,7 @@ def _page(nb:Path, nbs:Path) -> Path:
     "A notebook's page, relative to the site: nbdev's name for it, as Markdown."
     return _nbpath2html(Path(nb).relative_to(nbs)).with_suffix(".md")
 
-# %% ../nbs/18_docs.ipynb #cb576c82
+# %% ../nbs/18_docs.ipynb #604c8e92
 _NODE = r"([\w-]+)\s*(?:(\(\[|\(\(|\[\[|\[|\(|\{)(.*?)(?:\]\)|\)\)|\]\]|\]|\)|\}))?\s*(?::::[\w-]+)?"
 _re_node = re.compile(rf"^{_NODE};?$")
 _re_edge = re.compile(rf"^{_NODE}\s*(-->|==>|-\.->|--\s*[^-\s>].*?\s*-->|-\.\s*.+?\s*\.->)\s*{_NODE};?$")
@@ -74,7 +74,7 @@ def _parse_mermaid(src:str):
     if not nodes: raise ValueError("mermaid: the flowchart has no nodes")
     return m.group(1), nodes, edges
 
-# %% ../nbs/18_docs.ipynb #004bec4a
+# %% ../nbs/18_docs.ipynb #0b8b4f05
 class _Box:
     def __init__(self, w, h): self.w, self.h = w, h
 
@@ -139,7 +139,7 @@ def mermaid_svg(src:str, # a mermaid flowchart, as LangGraph's `draw_mermaid` wr
                    f'dominant-baseline="central" fill="#222">{html.escape(label)}</text></g>')
     return "".join(out + ["</svg>"])
 
-# %% ../nbs/18_docs.ipynb #3971ed7c
+# %% ../nbs/18_docs.ipynb #130b2b53
 def _only_imports(cell) -> bool:
     try: body = ast.parse(cell.source).body
     except SyntaxError: return False
@@ -193,7 +193,7 @@ def _add_links(cell):
 _PROCS = [FrontmatterProc, populate_language, add_show_docs, strip_ansi, hide_line, filter_stream_, rm_header_dash,
           clean_show_doc, _DocCells, rm_export, ai_magics, clean_magics, hide_, _add_links, mv_exports, strip_hidden_metadata]
 
-# %% ../nbs/18_docs.ipynb #07d15b1a
+# %% ../nbs/18_docs.ipynb #e06ca85a
 def _fence(s:str, lang:str="") -> str:
     ticks = "`" * max(3, 1 + max((len(m) for m in re.findall(r"`+", s)), default=0))
     return f"{ticks}{lang}\n{s.rstrip()}\n{ticks}"
@@ -228,7 +228,7 @@ def _cell_md(cell) -> str:
     if not no("output"): parts += [_output_md(o) for o in cell.get("outputs", [])]
     return "\n\n".join(p for p in parts if p)
 
-# %% ../nbs/18_docs.ipynb #cd381c43
+# %% ../nbs/18_docs.ipynb #53de457f
 _re_link = re.compile(r"(\]\(\s*<?)([^)\s>]+)")
 _re_code = re.compile(r"(`{3,}).*?\1|`[^`\n]*`", re.S)
 
@@ -253,7 +253,7 @@ def _rewrite_links(md:str, page:Path, pages:dict, anchors:dict, doc_url:str) -> 
         return f"{m.group(1)}{rel}{'#' + frag if frag else ''}"
     return _outside_code(md, lambda s: _re_link.sub(sub, s))
 
-# %% ../nbs/18_docs.ipynb #fe0d5d1e
+# %% ../nbs/18_docs.ipynb #5f19dab8
 def _process(nb_path:Path):
     nb = read_nb(nb_path)
     nb.path_ = str(nb_path)
@@ -263,6 +263,7 @@ def _process(nb_path:Path):
 def site_markdown(nbs:Path, # the notebooks folder
                  ) -> dict[str, tuple[str, str]]:
     "Each page's path in the site -> (section, Markdown), in the site's order."
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True"); os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")  # nothing run here phones home
     cfg, nbs = get_config(), Path(nbs)
     pages = doc_pages(nbs)
     names = {p.relative_to(nbs).as_posix(): _page(p, nbs) for _, p in pages}
@@ -279,7 +280,7 @@ def site_markdown(nbs:Path, # the notebooks folder
         res[page.as_posix()] = (section, _rewrite_links(md, page, names, anchors, doc_url))
     return res
 
-# %% ../nbs/18_docs.ipynb #03a872ed
+# %% ../nbs/18_docs.ipynb #bb9db5d5
 def _mkdocs_config(site:Path, nav:list, cfg) -> dict:
     return {"site_name": cfg.title, "site_description": cfg.get("description", ""), "docs_dir": "docs", "site_dir": str(site),
             "use_directory_urls": False, "nav": nav,
@@ -297,7 +298,7 @@ _Dumper.add_representer(_PyName, lambda d, v: d.represent_scalar(f"tag:yaml.org,
 
 _CSS = ".diagram{margin:1em 0;overflow-x:auto}.diagram svg{display:block;margin:0 auto}"
 
-# %% ../nbs/18_docs.ipynb #daf98b5f
+# %% ../nbs/18_docs.ipynb #48b2bac7
 def build_docs(out:Optional[str|Path]=None, # the site's folder, made or replaced; default: nbdev's doc_path (`_docs/`)
                nbs:Optional[str|Path]=None, # the notebooks folder; default: nbdev's nbs_path (`nbs/`)
                timeout:float=600, # seconds for mkdocs to build the site

@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['build_graph', 'recursion_limit', 'Step', 'Citation', 'Answer', 'trace_step', 'quote', 'cite', 'SelfRAG', 'answer']
 
-# %% ../nbs/14_graph.ipynb #c68d098e
+# %% ../nbs/14_graph.ipynb #110b094b
 import re, time
 from functools import lru_cache, partial
 from typing import Callable, Optional
@@ -22,7 +22,7 @@ from .nodes import NO_ANSWER, NODE_NAMES, Attempt, State, make_nodes, new_state
 from .retriever import Engine, Hit
 from .routes import route_after_retrieval_decision, route_after_support, route_after_usefulness
 
-# %% ../nbs/14_graph.ipynb #8b44f2e2
+# %% ../nbs/14_graph.ipynb #f74d395f
 def build_graph(nodes:dict, # node name -> callable(state) -> update, from `make_nodes`
                 settings:Settings, # for MAX_RETRIES
                ):
@@ -45,7 +45,7 @@ def recursion_limit(max_retries:int) -> int:
     "Steps of the longest run the routes allow, plus one: 7 nodes to a first graded answer, 7 more per retrieval retry."
     return 7 * (max_retries + 1) + 1
 
-# %% ../nbs/14_graph.ipynb #751faf81
+# %% ../nbs/14_graph.ipynb #2af4e8a0
 class Step(BaseModel):
     "One node update of a run."
     node: str
@@ -77,7 +77,7 @@ class Answer(BaseModel):
     ms: float
     trace: list[Step]
 
-# %% ../nbs/14_graph.ipynb #84498624
+# %% ../nbs/14_graph.ipynb #17edb4dd
 _SHOWN = {"should_retrieve", "query", "documents", "relevant", "support", "usefulness", "retry_count", "retrieval_count"}
 
 def trace_step(node:str, ms:float, update:Optional[dict]) -> Step:
@@ -88,7 +88,7 @@ def trace_step(node:str, ms:float, update:Optional[dict]) -> Step:
     if "context" in u: info["context_chars"] = len(u["context"])
     return Step(node=node, ms=ms, info=info, notes=u.get("notes", []), llm_calls=u.get("llm_calls", []))
 
-# %% ../nbs/14_graph.ipynb #1b7842ed
+# %% ../nbs/14_graph.ipynb #7a5d3a5c
 _CITE = re.compile(r"\[\s*Docs?\s*(\d+(?:\s*(?:,|;|and|&)\s*(?:Doc\s*)?\d+)*)\s*\]", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?!\[)|\n+")  # a citation after the full stop stays with its sentence
 
@@ -112,7 +112,7 @@ def cite(answer:str, relevant:list[Hit]) -> list[Citation]:
                      quote=quote(h.context, _CITE.sub(" ", " ".join(ss))))
             for n, ss in claims.items()]
 
-# %% ../nbs/14_graph.ipynb #fae2a1f7
+# %% ../nbs/14_graph.ipynb #3776ff9c
 def _pages(pages:list[int]) -> str: return ",".join(map(str, pages))
 
 @patch
@@ -152,7 +152,7 @@ def _repr_html_(self:Answer) -> str:
     return to_xml(Div(Div(B(self.question)), Div(*_cited(self.answer), style="white-space:pre-wrap;margin:0.5em 0"),
                       Div(labels), cites, *notes, trace), indent=False)
 
-# %% ../nbs/14_graph.ipynb #32335361
+# %% ../nbs/14_graph.ipynb #1917a365
 def _notes(state:State, best:Attempt, max_retries:int) -> list[str]:
     "What the answer's reader must know about how the run ended."
     notes = list(dict.fromkeys(state.get("notes", [])))
