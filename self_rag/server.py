@@ -8,7 +8,7 @@ __all__ = ['HEARTBEAT', 'INSTRUCTIONS', 'TOOLS', 'Collection', 'READ', 'Transpor
            'LLMStatus', 'Health', 'confine', 'confined_documents', 'tool_errors', 'Progress', 'in_thread',
            'SelfRagServer', 'check_exposure', 'BearerToken', 'serve', 'free_port', 'Running', 'background_server']
 
-# %% ../nbs/15_server.ipynb #150e6acd
+# %% ../nbs/15_server.ipynb #498fb7c7
 import contextlib, hmac, ipaddress, logging, os, sys, threading, time
 from functools import cached_property
 from pathlib import Path
@@ -27,7 +27,7 @@ from .loaders import LoadError, find_documents
 from .retriever import Engine, Hit
 from .store import StoreError
 
-# %% ../nbs/15_server.ipynb #58347198
+# %% ../nbs/15_server.ipynb #deb22bff
 class StageSummary(BaseModel):
     "What one funnel stage kept, and how long it took."
     name: str
@@ -114,7 +114,7 @@ class Health(BaseModel):
     llm: LLMStatus
     allowed_roots: list[str]
 
-# %% ../nbs/15_server.ipynb #047096c6
+# %% ../nbs/15_server.ipynb #d5c62c60
 def _inside(path:Path, roots:list[Path]) -> bool: return any(path == r or path.is_relative_to(r) for r in roots)
 
 def confine(path:str, # as the client sent it: absolute, or relative to the server's working directory
@@ -140,7 +140,7 @@ def confined_documents(folder:Path, roots:list[Path], glob:Optional[str]=None) -
         else: failed.append(Failure(path=str(f), reason=f"links to {f.resolve()}, outside the allowed folders; not read"))
     return inside, failed
 
-# %% ../nbs/15_server.ipynb #83a8a9a2
+# %% ../nbs/15_server.ipynb #5685b243
 @contextlib.contextmanager
 def tool_errors():
     "Turn the engine's expected exceptions into `ToolError`s with their own message."
@@ -148,7 +148,7 @@ def tool_errors():
     except (KeyError, ValueError, StoreError, LoadError) as e:
         raise ToolError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
 
-# %% ../nbs/15_server.ipynb #27a68b7c
+# %% ../nbs/15_server.ipynb #03a2a2bb
 HEARTBEAT = 5.0  # seconds of silence before a long call says it is still working
 
 class Progress:
@@ -179,7 +179,7 @@ async def in_thread(progress:Progress, fn:Callable, what:Callable[[], str]):
         try: return await anyio.to_thread.run_sync(fn)
         finally: tg.cancel_scope.cancel()
 
-# %% ../nbs/15_server.ipynb #4f9f8b46
+# %% ../nbs/15_server.ipynb #c1d5924f
 INSTRUCTIONS = """self_rag answers questions from the user's own documents (PDF, Markdown, text, HTML).
 Use rag_answer for a grounded answer with [Doc N] citations (it checks relevance, grounding and usefulness, and
 says when the documents do not contain the answer); use retrieve to get the raw passages yourself.
@@ -225,7 +225,7 @@ _ANNOTATIONS["ingest_directory"] = _ANNOTATIONS["ingest_file"]
 _ANNOTATIONS["delete_collection"] = _ANNOTATIONS["delete_document"]
 _ANNOTATIONS["rag_answer"] = ToolAnnotations(readOnlyHint=True, openWorldHint=True)  # may call a remote LLM
 
-# %% ../nbs/15_server.ipynb #662b878e
+# %% ../nbs/15_server.ipynb #376faa02
 from fastcore.basics import patch
 
 @patch
@@ -250,7 +250,7 @@ def graph(self:SelfRagServer):
             self._rag = SelfRAG(self.engine, self.llm)
     return self._rag
 
-# %% ../nbs/15_server.ipynb #729d7b92
+# %% ../nbs/15_server.ipynb #f3e920ed
 @patch
 async def _ingest(self:SelfRagServer, ctx:Context, files:list[Path], failed:list[Failure], collection:Optional[str], force:bool) -> IngestReport:
     progress, state = Progress(ctx), {"msg": "starting"}
@@ -292,7 +292,7 @@ async def ingest_directory(self:SelfRagServer,
     files, failed = confined_documents(p, self.settings.allowed_roots, glob)
     return await self._ingest(ctx, files, failed, collection, force)
 
-# %% ../nbs/15_server.ipynb #38e4c9ec
+# %% ../nbs/15_server.ipynb #99e8c95f
 def _summary(trace) -> list[StageSummary]: return [StageSummary(name=s.name, ms=s.ms, count=s.count, note=s.note) for s in trace]
 
 @patch
@@ -303,13 +303,12 @@ async def retrieve(self:SelfRagServer,
                    source:Annotated[Optional[str], Field(description="Only documents whose file name matches this glob, e.g. 'R-*.pdf'")]=None,
                   ) -> RetrieveResult:
     "Find the passages of the documents that best match `query`: hybrid search (dense + BM25), MMR, cross-encoder reranking, parent expansion. Each hit has its text, wider context, source file, pages, section and score."
-    c, k = self.collection(collection), max(1, min(20, top_k))
     def work():
-        with tool_errors(): return self.engine.search(query, top_k=k, collection=c, source=source)
+        with tool_errors(): return self.engine.search(query, top_k=max(1, min(20, top_k)), collection=self.collection(collection), source=source)
     r = await anyio.to_thread.run_sync(work)
     return RetrieveResult(query=r.query, collection=r.collection, hits=r.hits, trace=_summary(r.trace), ms=r.ms)
 
-# %% ../nbs/15_server.ipynb #448e6cba
+# %% ../nbs/15_server.ipynb #9dfc853b
 @patch
 async def rag_answer(self:SelfRagServer,
                      question:Annotated[str, Field(description="The question to answer from the documents")],
@@ -319,12 +318,13 @@ async def rag_answer(self:SelfRagServer,
                     ) -> AnswerResult:
     "Answer a question from the documents with Self-RAG: decide whether to retrieve, retrieve, keep the relevant passages, write an answer citing them as [Doc N], check that it is grounded and useful, retry within bounds. Says so when the documents do not contain the answer."
     if not question.strip(): raise ToolError("The question is empty: ask something.")
-    c, progress = self.collection(collection), Progress(ctx)
+    progress = Progress(ctx)
     stage = {"now": "loading the graph" if self._rag is None else "answering"}
     def on_step(st):
         stage["now"] = f"answering (after {st.node})"
         progress.from_thread(f"{st.node} {st.ms:.0f} ms" + "".join(f", {k}={v}" for k, v in st.info.items()), force=True)
     def work():
+        c = self.collection(collection)
         rag = self.graph(); stage["now"] = "answering"
         with tool_errors(): return rag.answer(question, collection=c, source=source, on_step=on_step)
     await progress.send(stage["now"])
@@ -332,7 +332,7 @@ async def rag_answer(self:SelfRagServer,
     return AnswerResult(**a.model_dump(exclude={"trace", "citations"}), citations=[CitationOut(**x.model_dump()) for x in a.citations],
                         trace=[StepSummary(node=s.node, ms=s.ms, info=s.info, notes=s.notes, llm_calls=len(s.llm_calls)) for s in a.trace])
 
-# %% ../nbs/15_server.ipynb #04ab1acf
+# %% ../nbs/15_server.ipynb #26d8bff4
 @patch
 async def server_health(self:SelfRagServer) -> Health:
     "Whether the server is ready: the store (backend, collections, counts), the embedders, the reranker (model loaded, or the fallback in use and why), the LLM, and the warm-up time."
@@ -352,44 +352,47 @@ async def list_collections(self:SelfRagServer) -> Collections:
 @patch
 async def list_documents(self:SelfRagServer, collection:Collection=None) -> Documents:
     "The documents of a collection: source name, pages, chunks, sections, version and ingest time."
-    c = self.collection(collection)
-    return Documents(collection=c, documents=self.engine.indexer.documents(c))
+    def work():
+        c = self.collection(collection)
+        return Documents(collection=c, documents=self.engine.indexer.documents(c))
+    return await anyio.to_thread.run_sync(work)
 
 @patch
 async def get_document_summary(self:SelfRagServer,
                                source:Annotated[str, Field(description="The document's file name, as list_documents shows it")],
                                collection:Collection=None) -> DocumentInfo:
     "One document's summary: pages, chunks, parents, sections, content hash and when it was ingested."
-    c = self.collection(collection)
-    docs = {d.source: d for d in self.engine.indexer.documents(c)}
-    if source not in docs: raise ToolError(f"No document named {source!r} in collection {c!r}. Documents: {', '.join(docs) or 'none'}")
-    return docs[source]
+    def work():
+        c = self.collection(collection)
+        docs = {d.source: d for d in self.engine.indexer.documents(c)}
+        if source not in docs: raise ToolError(f"No document named {source!r} in collection {c!r}. Documents: {', '.join(docs) or 'none'}")
+        return docs[source]
+    return await anyio.to_thread.run_sync(work)
 
-# %% ../nbs/15_server.ipynb #4108b129
+# %% ../nbs/15_server.ipynb #b6dca531
 @patch
 async def delete_document(self:SelfRagServer,
                           source:Annotated[str, Field(description="The document's file name, as list_documents shows it")],
                           collection:Collection=None) -> Deleted:
     "Remove one document and all its chunks from a collection."
-    c = self.collection(collection)
     def work():
-        with self.writes, tool_errors(): return self.engine.indexer.delete(source, c)
-    info = await anyio.to_thread.run_sync(work)
-    return Deleted(collection=c, documents=[info], chunks=info.chunks)
+        c = self.collection(collection)
+        with self.writes, tool_errors(): info = self.engine.indexer.delete(source, c)
+        return Deleted(collection=c, documents=[info], chunks=info.chunks)
+    return await anyio.to_thread.run_sync(work)
 
 @patch
 async def delete_collection(self:SelfRagServer, name:Annotated[str, Field(description="The collection to delete, with all its documents")]) -> Deleted:
     "Delete a whole collection: every document, chunk and the registry. This cannot be undone."
-    c = self.collection(name)
     def work():
+        c = self.collection(name)
         with self.writes, tool_errors():
             docs = self.engine.indexer.documents(c)
             self.engine.store.drop_collection(c)
-            return docs
-    docs = await anyio.to_thread.run_sync(work)
-    return Deleted(collection=c, documents=docs, chunks=sum(d.chunks for d in docs))
+        return Deleted(collection=c, documents=docs, chunks=sum(d.chunks for d in docs))
+    return await anyio.to_thread.run_sync(work)
 
-# %% ../nbs/15_server.ipynb #e7668330
+# %% ../nbs/15_server.ipynb #747b08ca
 Transport = Literal["stdio", "sse", "streamable-http"]
 log = logging.getLogger("self_rag.server")
 
@@ -415,7 +418,7 @@ class BearerToken:
                 return await resp(scope, receive, send)
         await self.app(scope, receive, send)
 
-# %% ../nbs/15_server.ipynb #dc157c9b
+# %% ../nbs/15_server.ipynb #07bb2d41
 @patch
 def http_app(self:SelfRagServer, transport:Transport, host:str):
     "The Starlette app of an HTTP transport, with the token check and `GET /health`."
@@ -450,7 +453,7 @@ def serve(settings:Optional[Settings]=None,
                                           access_log=False, timeout_graceful_shutdown=5)).run()
     finally: srv.close()
 
-# %% ../nbs/15_server.ipynb #db6e757e
+# %% ../nbs/15_server.ipynb #5548b923
 def free_port() -> int:
     "A TCP port of 127.0.0.1 that nothing listens on right now."
     import socket
