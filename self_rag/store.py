@@ -6,7 +6,7 @@
 __all__ = ['DENSE', 'SPARSE', 'RRF_K', 'MODES', 'KINDS', 'Point', 'Candidate', 'StoreError', 'StoreLockedError', 'check_name',
            'Fusion', 'Store', 'write_json_atomic', 'EdgeStore', 'ServerStore', 'open_store']
 
-# %% ../nbs/04_store.ipynb #0a22b099
+# %% ../nbs/04_store.ipynb #21b4529a
 import fcntl, json, os, re, shutil, threading, uuid
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
@@ -19,7 +19,7 @@ import qdrant_edge as qe
 
 from .models import SparseVec
 
-# %% ../nbs/04_store.ipynb #f6c17bcc
+# %% ../nbs/04_store.ipynb #96511a36
 @dataclass
 class Point:
     "A chunk to store: children carry both vectors, parents neither."
@@ -42,7 +42,7 @@ class StoreError(RuntimeError):
 class StoreLockedError(StoreError):
     "Another process (or another store object) owns the embedded store's folder."
 
-# %% ../nbs/04_store.ipynb #407d866c
+# %% ../nbs/04_store.ipynb #0db41ac8
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
 
 def check_name(name:str) -> str:
@@ -52,7 +52,7 @@ def check_name(name:str) -> str:
                          "letter or digit, not ending in '_parents' or '_meta'")
     return name
 
-# %% ../nbs/04_store.ipynb #66d3f793
+# %% ../nbs/04_store.ipynb #d7c08822
 DENSE, SPARSE, RRF_K = "dense", "bm25", 2
 _TIE_MARGIN = 8  # extra hits fetched so that ties at the cut-off are broken by id, not by the engine's internal order
 
@@ -106,7 +106,7 @@ def _point(rec) -> Point:
     return Point(str(rec.id), rec.payload or {}, None if dense is None else np.asarray(dense, dtype=np.float32),
                  None if sparse is None else SparseVec(indices=list(sparse.indices), values=[float(x) for x in sparse.values]))
 
-# %% ../nbs/04_store.ipynb #6e1ca9fa
+# %% ../nbs/04_store.ipynb #d8985651
 class Store(ABC):
     "A vector store for self_rag: collections of children (dense + BM25), parents and a registry."
     backend: str = ""
@@ -167,6 +167,15 @@ class Store(ABC):
         hits = sorted(hits, key=lambda h: (-round(h.score, 9), str(h.id)))[:k]   # equal scores: a stable order
         return [_candidate(h, with_vectors) for h in hits]
 
+    def _exists_with(self, name:str, dim:int) -> bool:
+        "Whether collection `name` exists, for `create_collection`: with other than `dim`-dimensional vectors it is a `StoreError`."
+        if not isinstance(dim, int) or dim < 1: raise StoreError(f"Vector size must be a positive integer, got {dim!r}")
+        if not self.has_collection(name): return False
+        if (have := self.dim(name)) != dim: raise StoreError(
+            f"Collection {name!r} of {self!r} holds {have}-dimensional vectors, not {dim}: the embedding model "
+            "changed. Use another QDRANT_COLLECTION, or drop this one and ingest again.")
+        return True
+
     def scroll(self, name:str,
                kind:str="children", # "children" (with their dense and BM25 vectors) or "parents" (payload only)
                batch:int=256, # points per page
@@ -200,7 +209,7 @@ class Store(ABC):
     def __enter__(self): return self
     def __exit__(self, *exc): self.close()
 
-# %% ../nbs/04_store.ipynb #6cadbd64
+# %% ../nbs/04_store.ipynb #5e5eefce
 def _lock_folder(path:Path):
     "An open file holding an exclusive lock on `path`, with our pid in it."
     path.mkdir(parents=True, exist_ok=True)
@@ -230,7 +239,7 @@ def write_json_atomic(path:Path, obj) -> None:
     finally: tmp.unlink(missing_ok=True)
     _fsync_dir(path.parent)
 
-# %% ../nbs/04_store.ipynb #47403934
+# %% ../nbs/04_store.ipynb #4746c5c0
 def _children_config(dim:int) -> qe.EdgeConfig:
     return qe.EdgeConfig(vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
                          sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)})
@@ -241,7 +250,7 @@ def _parents_config() -> qe.EdgeConfig:
 
 def _edge_nearest(kind, dense, sparse): return qe.Query.Nearest(_vector(qe, kind, dense, sparse), using=_USING[kind])
 
-# %% ../nbs/04_store.ipynb #8b2f5570
+# %% ../nbs/04_store.ipynb #baac7cc3
 class EdgeStore(Store):
     "Collections as Qdrant Edge shards in the folder `path` (settings.store_dir), owned by this object until `close`."
     backend, _m, batch_size = "edge", qe, 512
@@ -276,15 +285,9 @@ class EdgeStore(Store):
         return json.loads((self._dir(name)/"collection.json").read_text())["dim"]
 
     def create_collection(self, name, dim):
-        if not isinstance(dim, int) or dim < 1: raise StoreError(f"Vector size must be a positive integer, got {dim!r}")
         d = self._dir(name)
         with self._mutex:
-            if self.has_collection(name):
-                have = self.dim(name)
-                if have != dim: raise StoreError(
-                    f"Collection {name!r} in {self.path} holds {have}-dimensional vectors, not {dim}: the embedding model "
-                    "changed. Use another QDRANT_COLLECTION, or drop this one and ingest again.")
-                return
+            if self._exists_with(name, dim): return
             if d.exists(): shutil.rmtree(d)  # left by an interrupted create_collection
             with self._failing(f"Creating collection {name!r} in {d}"):
                 shards = (qe.EdgeShard.create(str(d/"children"), _children_config(dim)),
@@ -366,7 +369,7 @@ class EdgeStore(Store):
             if self._lock is not None:
                 fcntl.flock(self._lock, fcntl.LOCK_UN); self._lock.close(); self._lock = None
 
-# %% ../nbs/04_store.ipynb #ca497d46
+# %% ../nbs/04_store.ipynb #662b5104
 _META_ID = 0  # the one point of `<name>_meta`
 
 class ServerStore(Store):
@@ -405,13 +408,7 @@ class ServerStore(Store):
     def dim(self, name): return self.client.get_collection(self._check(name)).config.params.vectors[DENSE].size
 
     def create_collection(self, name, dim):
-        if not isinstance(dim, int) or dim < 1: raise StoreError(f"Vector size must be a positive integer, got {dim!r}")
-        if self.has_collection(name):
-            have = self.dim(name)
-            if have != dim: raise StoreError(
-                f"Collection {name!r} on {self.url} holds {have}-dimensional vectors, not {dim}: the embedding model "
-                "changed. Use another QDRANT_COLLECTION, or drop this one and ingest again.")
-            return
+        if self._exists_with(name, dim): return
         for n in (name, f"{name}_parents"):
             if self.client.collection_exists(n): raise StoreError(
                 f"Collection {n!r} already exists on {self.url} but is not part of a self_rag collection (no {name}_meta). "
@@ -484,7 +481,7 @@ class ServerStore(Store):
 
     def close(self): self.client.close()
 
-# %% ../nbs/04_store.ipynb #b3deeffd
+# %% ../nbs/04_store.ipynb #3255bcce
 def open_store(settings) -> Store:
     "The store `settings` ask for: a Qdrant server if `QDRANT_URL` is set, else the embedded store under `DATA_DIR`."
     if settings.qdrant_url:
