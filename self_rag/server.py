@@ -8,7 +8,7 @@ __all__ = ['HEARTBEAT', 'INSTRUCTIONS', 'TOOLS', 'Collection', 'READ', 'Transpor
            'LLMStatus', 'Health', 'confine', 'confined_documents', 'tool_errors', 'Progress', 'in_thread',
            'SelfRagServer', 'check_exposure', 'BearerToken', 'serve', 'free_port', 'Running', 'background_server']
 
-# %% ../nbs/15_server.ipynb #498fb7c7
+# %% ../nbs/15_server.ipynb #16d59085
 import contextlib, hmac, ipaddress, logging, os, sys, threading, time
 from functools import cached_property
 from pathlib import Path
@@ -17,6 +17,7 @@ from typing import Annotated, Any, Callable, Literal, NamedTuple, Optional
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from fastcore.basics import patch
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field
 
@@ -27,7 +28,7 @@ from .loaders import LoadError, find_documents
 from .retriever import Engine, Hit
 from .store import StoreError
 
-# %% ../nbs/15_server.ipynb #deb22bff
+# %% ../nbs/15_server.ipynb #6b551d2a
 class StageSummary(BaseModel):
     "What one funnel stage kept, and how long it took."
     name: str
@@ -52,7 +53,7 @@ class StepSummary(BaseModel):
     llm_calls: int = 0
 
 class CitationOut(BaseModel):
-    "A `[Doc N]` the answer cites."
+    "A `[Doc N]` the answer cites (`graph.Citation`'s fields: the server imports LangGraph only on the first question)."
     doc: int
     source: str
     pages: list[int]
@@ -73,6 +74,12 @@ class AnswerResult(BaseModel):
     notes: list[str]
     ms: float
     trace: list[StepSummary]
+
+    @classmethod
+    def of(cls, a) -> "AnswerResult":
+        "The summary of a `graph.Answer`: its fields, with each trace step's LLM calls counted rather than listed."
+        return cls(**a.model_dump(exclude={"trace", "citations"}), citations=[CitationOut(**x.model_dump()) for x in a.citations],
+                   trace=[StepSummary(node=s.node, ms=s.ms, info=s.info, notes=s.notes, llm_calls=len(s.llm_calls)) for s in a.trace])
 
 class CollectionInfo(BaseModel):
     "A collection and what it holds."
@@ -114,7 +121,7 @@ class Health(BaseModel):
     llm: LLMStatus
     allowed_roots: list[str]
 
-# %% ../nbs/15_server.ipynb #d5c62c60
+# %% ../nbs/15_server.ipynb #8d6973b1
 def _inside(path:Path, roots:list[Path]) -> bool: return any(path == r or path.is_relative_to(r) for r in roots)
 
 def confine(path:str, # as the client sent it: absolute, or relative to the server's working directory
@@ -140,7 +147,7 @@ def confined_documents(folder:Path, roots:list[Path], glob:Optional[str]=None) -
         else: failed.append(Failure(path=str(f), reason=f"links to {f.resolve()}, outside the allowed folders; not read"))
     return inside, failed
 
-# %% ../nbs/15_server.ipynb #5685b243
+# %% ../nbs/15_server.ipynb #0a522865
 @contextlib.contextmanager
 def tool_errors():
     "Turn the engine's expected exceptions into `ToolError`s with their own message."
@@ -148,7 +155,7 @@ def tool_errors():
     except (KeyError, ValueError, StoreError, LoadError) as e:
         raise ToolError(e.args[0] if isinstance(e, KeyError) and e.args else str(e)) from e
 
-# %% ../nbs/15_server.ipynb #03a2a2bb
+# %% ../nbs/15_server.ipynb #82898ca7
 HEARTBEAT = 5.0  # seconds of silence before a long call says it is still working
 
 class Progress:
@@ -179,7 +186,7 @@ async def in_thread(progress:Progress, fn:Callable, what:Callable[[], str]):
         try: return await anyio.to_thread.run_sync(fn)
         finally: tg.cancel_scope.cancel()
 
-# %% ../nbs/15_server.ipynb #c1d5924f
+# %% ../nbs/15_server.ipynb #0c2a73c8
 INSTRUCTIONS = """self_rag answers questions from the user's own documents (PDF, Markdown, text, HTML).
 Use rag_answer for a grounded answer with [Doc N] citations (it checks relevance, grounding and usefulness, and
 says when the documents do not contain the answer); use retrieve to get the raw passages yourself.
@@ -225,9 +232,7 @@ _ANNOTATIONS["ingest_directory"] = _ANNOTATIONS["ingest_file"]
 _ANNOTATIONS["delete_collection"] = _ANNOTATIONS["delete_document"]
 _ANNOTATIONS["rag_answer"] = ToolAnnotations(readOnlyHint=True, openWorldHint=True)  # may call a remote LLM
 
-# %% ../nbs/15_server.ipynb #376faa02
-from fastcore.basics import patch
-
+# %% ../nbs/15_server.ipynb #5a15a7e5
 @patch
 def warm_up(self:SelfRagServer) -> float:
     "Load and exercise every retrieval model before serving; returns the seconds it took."
@@ -250,14 +255,13 @@ def graph(self:SelfRagServer):
             self._rag = SelfRAG(self.engine, self.llm)
     return self._rag
 
-# %% ../nbs/15_server.ipynb #f3e920ed
+# %% ../nbs/15_server.ipynb #f6ab4c56
 @patch
 async def _ingest(self:SelfRagServer, ctx:Context, files:list[Path], failed:list[Failure], collection:Optional[str], force:bool) -> IngestReport:
     progress, state = Progress(ctx), {"msg": "starting"}
-    def on_progress(done, total, msg):
-        new_file = msg != state["msg"] and msg.startswith("loading")
-        state["msg"] = msg
-        progress.from_thread(f"{msg}: {done}/{total} chunks" if msg.startswith("embedding") else msg, force=new_file)
+    def on_progress(done, total, msg):  # a new message (the next file, or its next step) always goes out; counts at most every 0.25 s
+        new = msg != state["msg"]; state["msg"] = msg
+        progress.from_thread(f"{msg} ({done}/{total} chunks)" if total else msg, force=new)
     def work():
         with self.writes, tool_errors():
             return self.engine.ingest(files, collection=collection, force=force, on_progress=on_progress)
@@ -292,7 +296,7 @@ async def ingest_directory(self:SelfRagServer,
     files, failed = confined_documents(p, self.settings.allowed_roots, glob)
     return await self._ingest(ctx, files, failed, collection, force)
 
-# %% ../nbs/15_server.ipynb #99e8c95f
+# %% ../nbs/15_server.ipynb #537bcf47
 def _summary(trace) -> list[StageSummary]: return [StageSummary(name=s.name, ms=s.ms, count=s.count, note=s.note) for s in trace]
 
 @patch
@@ -308,7 +312,7 @@ async def retrieve(self:SelfRagServer,
     r = await anyio.to_thread.run_sync(work)
     return RetrieveResult(query=r.query, collection=r.collection, hits=r.hits, trace=_summary(r.trace), ms=r.ms)
 
-# %% ../nbs/15_server.ipynb #9dfc853b
+# %% ../nbs/15_server.ipynb #6451707d
 @patch
 async def rag_answer(self:SelfRagServer,
                      question:Annotated[str, Field(description="The question to answer from the documents")],
@@ -328,11 +332,9 @@ async def rag_answer(self:SelfRagServer,
         rag = self.graph(); stage["now"] = "answering"
         with tool_errors(): return rag.answer(question, collection=c, source=source, on_step=on_step)
     await progress.send(stage["now"])
-    a = await in_thread(progress, work, lambda: f"still {stage['now']}")
-    return AnswerResult(**a.model_dump(exclude={"trace", "citations"}), citations=[CitationOut(**x.model_dump()) for x in a.citations],
-                        trace=[StepSummary(node=s.node, ms=s.ms, info=s.info, notes=s.notes, llm_calls=len(s.llm_calls)) for s in a.trace])
+    return AnswerResult.of(await in_thread(progress, work, lambda: f"still {stage['now']}"))
 
-# %% ../nbs/15_server.ipynb #26d8bff4
+# %% ../nbs/15_server.ipynb #28673f3b
 @patch
 async def server_health(self:SelfRagServer) -> Health:
     "Whether the server is ready: the store (backend, collections, counts), the embedders, the reranker (model loaded, or the fallback in use and why), the LLM, and the warm-up time."
@@ -369,7 +371,7 @@ async def get_document_summary(self:SelfRagServer,
         return docs[source]
     return await anyio.to_thread.run_sync(work)
 
-# %% ../nbs/15_server.ipynb #b6dca531
+# %% ../nbs/15_server.ipynb #1034cf79
 @patch
 async def delete_document(self:SelfRagServer,
                           source:Annotated[str, Field(description="The document's file name, as list_documents shows it")],
@@ -392,7 +394,7 @@ async def delete_collection(self:SelfRagServer, name:Annotated[str, Field(descri
         return Deleted(collection=c, documents=docs, chunks=sum(d.chunks for d in docs))
     return await anyio.to_thread.run_sync(work)
 
-# %% ../nbs/15_server.ipynb #747b08ca
+# %% ../nbs/15_server.ipynb #50de005d
 Transport = Literal["stdio", "sse", "streamable-http"]
 log = logging.getLogger("self_rag.server")
 
@@ -418,7 +420,7 @@ class BearerToken:
                 return await resp(scope, receive, send)
         await self.app(scope, receive, send)
 
-# %% ../nbs/15_server.ipynb #07bb2d41
+# %% ../nbs/15_server.ipynb #405b6ffc
 @patch
 def http_app(self:SelfRagServer, transport:Transport, host:str):
     "The Starlette app of an HTTP transport, with the token check and `GET /health`."
@@ -453,7 +455,7 @@ def serve(settings:Optional[Settings]=None,
                                           access_log=False, timeout_graceful_shutdown=5)).run()
     finally: srv.close()
 
-# %% ../nbs/15_server.ipynb #5548b923
+# %% ../nbs/15_server.ipynb #af5829b9
 def free_port() -> int:
     "A TCP port of 127.0.0.1 that nothing listens on right now."
     import socket
