@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['SERVE', 'TIMEOUT', 'PREVIEW', 'MENU', 'PROMPT', 'endpoint', 'settings_env', 'server_log', 'ConnectionFailed',
-           'connect', 'CallFailed', 'call', 'answer_view', 'search_view', 'health_view', 'tools_view', 'run_client',
-           'client_main']
+           'connect', 'CallFailed', 'call', 'answer_view', 'hits_view', 'funnel_view', 'search_view', 'health_view',
+           'tools_view', 'run_client', 'client_main']
 
-# %% ../nbs/16_client.ipynb #859e0d50
+# %% ../nbs/16_client.ipynb #fa075d41
 import contextlib, logging, math, os, re, sys
 from pathlib import Path
 from typing import Callable, Optional
@@ -28,7 +28,7 @@ from rich.text import Text
 from . import __version__
 from .config import Settings
 
-# %% ../nbs/16_client.ipynb #bd77dfa0
+# %% ../nbs/16_client.ipynb #79cae4e1
 def endpoint(target:Optional[str]=None, # a server URL; None or empty: start one over stdio
             ) -> tuple[str, Optional[str]]:
     "The transport (`stdio`, `sse` or `streamable-http`) and URL for `target`."
@@ -41,7 +41,7 @@ def endpoint(target:Optional[str]=None, # a server URL; None or empty: start one
     if u.path in ("", "/"): return "streamable-http", url.rstrip("/") + "/mcp"
     return ("sse" if u.path.rstrip("/").endswith("/sse") else "streamable-http"), url
 
-# %% ../nbs/16_client.ipynb #a8be2a73
+# %% ../nbs/16_client.ipynb #2f9e65c0
 SERVE = "from self_rag.server import serve; serve()"
 
 def settings_env(settings:Settings) -> dict[str, str]:
@@ -58,7 +58,7 @@ def server_log(settings:Settings) -> Path:
     "Where a server started over stdio writes its stderr."
     return settings.data_dir/"mcp-server.log"
 
-# %% ../nbs/16_client.ipynb #23d9afe0
+# %% ../nbs/16_client.ipynb #892338dc
 TIMEOUT = 60.0  # seconds without a word from the server before a call or a connection gives up
 
 class ConnectionFailed(Exception):
@@ -95,7 +95,7 @@ def _last_line(path:Path, start:int) -> str:
     m = re.match(r"[\w.]*\.?[A-Z]\w*(?:Error|Exception): (.+)", lines[-1])
     return m.group(1) if m else lines[-1]
 
-# %% ../nbs/16_client.ipynb #3d14708f
+# %% ../nbs/16_client.ipynb #9ef6e629
 @contextlib.asynccontextmanager
 async def connect(target:Optional[str]=None, # server URL (`.../mcp`: streamable HTTP, `.../sse`: SSE); None: start one over stdio
                   token:Optional[str]=None, # bearer token for HTTP; default MCP_TOKEN
@@ -137,7 +137,7 @@ async def connect(target:Optional[str]=None, # server URL (`.../mcp`: streamable
         if not connected or isinstance(e, ConnectionFailed) or not any(isinstance(x, _BROKEN) for x in _leaves(e)): raise
         raise ConnectionFailed(f"lost the connection to {url or 'the server'}: {_why(e, statuses, token, timeout)}") from None
 
-# %% ../nbs/16_client.ipynb #e21dc855
+# %% ../nbs/16_client.ipynb #67a840a3
 class CallFailed(Exception):
     "A tool call failed (a tool error, or no word from the server in time); the session goes on."
 
@@ -162,7 +162,7 @@ async def call(client:Client, console:Console, tool:str, args:dict,
         raise CallFailed(f"{tool}: {text.removeprefix(f'Error executing tool {tool}: ')}")
     return r.structured_content
 
-# %% ../nbs/16_client.ipynb #e7cf22fc
+# %% ../nbs/16_client.ipynb #6193f619
 def _pages(pages) -> str: return ",".join(map(str, pages or [])) or "-"
 
 def _label(label:Optional[str]) -> Text:
@@ -182,7 +182,9 @@ def _row(t:Table, *cells):
     "Add a row of plain text (never read as markup) or `Text`."
     t.add_row(*(c if isinstance(c, Text) else Text(str(c)) for c in cells))
 
-def answer_view(a:dict) -> Group:
+def answer_view(a:dict, # a `rag_answer` result (`server.AnswerResult` as JSON)
+                trace:bool=True, # show the graph's trace too
+               ) -> Group:
     "A `rag_answer` result: the answer and its grades in a panel, the citations, and the graph's trace."
     grades = Text.assemble("retrieval ", _label("yes" if a["retrieved"] else "no"), " · support ", _label(a.get("support")),
                            " · usefulness ", _label(a.get("usefulness")), f" · retries {a['retries']} · {a['model']}",
@@ -193,6 +195,7 @@ def answer_view(a:dict) -> Group:
         t = _table("citations", "doc", "source", "pages", "section", "quote", show_lines=True)
         for c in a["citations"]: _row(t, f"[Doc {c['doc']}]", c["source"], _pages(c["pages"]), c.get("section") or "", c["quote"])
         parts.append(t)
+    if not trace: return Group(*parts)
     t = _table("trace", "node", ">ms", ">LLM calls", "labels and counts")
     for s in a["trace"]:
         _row(t, s["node"], f"{s['ms']:.0f}", str(s.get("llm_calls", 0)), "; ".join(filter(None, [_info(s.get("info") or {}), *(s.get("notes") or [])])))
@@ -200,18 +203,29 @@ def answer_view(a:dict) -> Group:
 
 PREVIEW = 160  # characters of a hit's text that `search_view` shows
 
-def search_view(r:dict) -> Group:
-    "A `retrieve` result: the hits, and what each stage of the funnel kept."
+def hits_view(r:dict, # a `retrieve` result (or a `Retrieval` as JSON, with its `ms`)
+              preview:Optional[int]=PREVIEW, # characters of each hit's text to show, on one line; None: all of it
+             ) -> Table:
+    "The hits of a search, best first."
     t = _table(f"{len(r['hits'])} hits for {r['query']!r} in {r['collection']} · {r['ms']:.0f} ms",
                ">#", "source", "pages", "section", ">score", "text", show_lines=True)
     for i, h in enumerate(r["hits"], 1):
-        text = _one_line(h["text"])
-        _row(t, str(i), h["source"], _pages(h["pages"]), h.get("section") or "", f"{h['score']:.3f}", text[:PREVIEW] + ("…" if len(text) > PREVIEW else ""))
-    s = _table("funnel", "stage", ">ms", ">kept", "note")
-    for st in r["trace"]: _row(s, st["name"], f"{st['ms']:.1f}", str(st["count"]), st.get("note") or "")
-    return Group(t, s)
+        text = h["text"] if preview is None else _one_line(h["text"])
+        if preview is not None and len(text) > preview: text = text[:preview] + "…"
+        _row(t, str(i), h["source"], _pages(h["pages"]), h.get("section") or "", f"{h['score']:.3f}", text)
+    return t
 
-# %% ../nbs/16_client.ipynb #09e9efa1
+def funnel_view(r:dict) -> Table:
+    "What each stage of the funnel kept, and how long it took."
+    t = _table("funnel", "stage", ">ms", ">kept", "note")
+    for st in r["trace"]: _row(t, st["name"], f"{st['ms']:.1f}", str(st["count"]), st.get("note") or "")
+    return t
+
+def search_view(r:dict) -> Group:
+    "A `retrieve` result: the hits, and what each stage of the funnel kept."
+    return Group(hits_view(r), funnel_view(r))
+
+# %% ../nbs/16_client.ipynb #8d4ad8b2
 def health_view(h:dict) -> Table:
     "A `server_health` result: one row per part of the server."
     t = _table(None, "part", "state", show_header=False, show_lines=True)
@@ -240,7 +254,7 @@ def tools_view(tools:list) -> Table:
         _row(t, tool.name, tool.description or "", ", ".join(n + ("*" if n in req else "") for n in schema.get("properties", {})))
     return t
 
-# %% ../nbs/16_client.ipynb #cb9bcf8c
+# %% ../nbs/16_client.ipynb #57b22fcf
 MENU = (("1", "ask", "ask a question", "rag_answer"), ("2", "search", "raw search", "retrieve"),
         ("3", "health", "server health", "server_health"), ("4", "tools", "list tools", ""), ("0", "exit", "exit", ""))
 PROMPT = "1 ask · 2 search · 3 health · 4 tools · 0 exit > "
@@ -278,7 +292,7 @@ async def run_client(client:Client, # a connected client (see `connect`)
         except CallFailed as e: console.print(Text(f"error: {e}", style="red"))
         except EOFError: console.print(); break
 
-# %% ../nbs/16_client.ipynb #fbf7048e
+# %% ../nbs/16_client.ipynb #becff5c1
 def client_main(url:Optional[str]=None, # server URL; None: start a server over stdio
                 token:Optional[str]=None, # bearer token for HTTP; default MCP_TOKEN
                 settings:Optional[Settings]=None, # default `Settings()`
