@@ -53,7 +53,7 @@ async def timed_calls(session, questions, reps, concurrency) -> dict:
     "`retrieve` for every question `reps` times, `concurrency` calls in flight on `session` (or on each of a list of sessions)."
     sessions = session if isinstance(session, list) else [session] * concurrency
     work = [q for _ in range(reps) for q in questions]
-    ms, errors, lock = [], [0], anyio.Lock()
+    ms, errors = [], [0]
     async def worker(s, k):
         for q in work[k::concurrency]:
             t = time.perf_counter()
