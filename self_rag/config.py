@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Annotated, Optional
 
+from fastcore.basics import patch
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -100,6 +101,18 @@ class Settings(BaseSettings):
         "The folders (resolved) that MCP ingestion tools may read."
         roots = self.mcp_allowed_roots or [self.data_dir / "documents", Path.cwd()]
         return [Path(r).expanduser().resolve() for r in roots]
+
+# %% ../nbs/00_config.ipynb #67872a5a
+@patch
+def as_env(self:Settings) -> dict[str, str]:
+    "These settings as environment variables: a child process's `Settings()` reads them back equal."
+    env = {}
+    for name, value in self.model_dump().items():
+        if value is None: continue
+        if isinstance(value, SecretStr): value = value.get_secret_value()
+        elif isinstance(value, list): value = os.pathsep.join(map(str, value))
+        env[name.upper()] = str(value)
+    return env
 
 # %% ../nbs/00_config.ipynb #fde5226d
 def env_example(settings_cls=Settings) -> str:
