@@ -174,17 +174,19 @@ async def over_http(settings, server_data, questions, reps) -> dict:
         except (RuntimeError, OSError, subprocess.TimeoutExpired) as e: out["typescript"] = {"skipped": str(e)}
         clients = {"baseline": lambda qs: timed_block(engine.search, qs, cpu=False), "minimal": opened[0].block}
         if len(opened) > 1: clients["typescript"] = opened[1].block
-        async with Client(streamable_http_client(f"{server.url}/mcp")) as session:
-            clients["c1"] = session
-            blocks, wall = {k: [] for k in clients}, dict.fromkeys(clients, 0.0)
-            for rnd in range(reps + 1):                                             # round 0 warms every path up
-                for name, c in clients.items():
-                    await anyio.sleep(0.2)                                          # let the last pass's threads settle (ONNX spins a while)
-                    t = time.perf_counter()
-                    b = await sdk_block(c, questions) if name == "c1" else c(questions)
-                    if rnd: blocks[name].append(b); wall[name] += time.perf_counter() - t
+        try:
+            async with Client(streamable_http_client(f"{server.url}/mcp")) as session:
+                clients["c1"] = session
+                blocks, wall = {k: [] for k in clients}, dict.fromkeys(clients, 0.0)
+                for rnd in range(reps + 1):                                         # round 0 warms every path up
+                    for name, c in clients.items():
+                        await anyio.sleep(0.2)                                      # let the last pass's threads settle (ONNX spins a while)
+                        t = time.perf_counter()
+                        b = await sdk_block(c, questions) if name == "c1" else c(questions)
+                        if rnd: blocks[name].append(b); wall[name] += time.perf_counter() - t
+        finally:
+            for c in opened: c.close()
         out.update({k: pooled(v, wall[k]) for k, v in blocks.items()})
-        for c in opened: c.close()
         async with httpx2.AsyncClient(timeout=60) as http:
             many = [Client(streamable_http_client(f"{server.url}/mcp", http_client=http)) for _ in range(8)]
             sessions = [await c.__aenter__() for c in many]
