@@ -1,6 +1,6 @@
 """Retrieval benchmark on the dev set: quality per funnel variant, ingestion throughput against the
-embedding-only ceiling, in-process search latency, peak memory, and hybrid query latency of both
-store backends at 100,000 synthetic chunks.
+embedding-only ceiling, in-process search latency (also with a registry padded to a large library's),
+peak memory, and hybrid query latency of both store backends at 100,000 synthetic chunks.
 
     python bench/retrieval.py [--dev ../shared/eval/dev] [--synthetic 100000] [--out bench/results/retrieval.json]
 
@@ -60,8 +60,33 @@ def bench_dev(dev: Path, reps: int):
                     t0 = time.perf_counter(); engine.search(q.question, collection="eval"); lat.append((time.perf_counter() - t0) * 1000)
             out["search_ms"] = {"n": len(lat), "p50": pct(lat, .5), "p95": pct(lat, .95), "mean": statistics.fmean(lat),
                                 "reranker": engine.reranker.status.model_dump() if hasattr(engine.reranker.status, "model_dump") else str(engine.reranker.status)}
+            out["registry"] = bench_registry(engine, "eval", questions, reps)
     out["peak_rss_mb_after_dev"] = peak_rss_mb()
     return out
+
+def bench_registry(engine, collection: str, questions, reps: int, documents: int = 1000) -> dict:
+    """Search latency with the dev registry and with it padded to `documents` entries, in turn (each entry a copy of a real one,
+    sections and all, naming a file with no points), and what one read of the padded registry costs, parsed or cached."""
+    store, real = engine.store, engine.store.read_meta(collection)
+    entry = next(iter(real["documents"].values()))
+    pad = {f"padding-{i}.pdf": {**entry, "source": f"padding-{i}.pdf"} for i in range(documents - len(real["documents"]))}
+    padded = {**real, "documents": {**real["documents"], **pad}}
+    lat = {"dev": [], "padded": []}
+    try:
+        for _ in range(reps):
+            for name, meta in (("dev", real), ("padded", padded)):
+                store.write_meta(collection, meta)
+                for q in questions:
+                    t0 = time.perf_counter(); engine.search(q.question, collection=collection); lat[name].append((time.perf_counter() - t0) * 1000)
+        def per_call(f, n=20):
+            t0 = time.perf_counter()
+            for _ in range(n): f(collection)
+            return (time.perf_counter() - t0) / n * 1000
+        read_ms, cached_ms = per_call(store.read_meta), per_call(store.cached_meta)
+    finally: store.write_meta(collection, real)
+    return {"documents": documents, "padded_kb": len(json.dumps(padded)) / 1024, "search_p50_ms_dev_registry": pct(lat["dev"], .5),
+            "search_p50_ms_padded_registry": pct(lat["padded"], .5), "ratio_padded_to_dev": pct(lat["padded"], .5) / pct(lat["dev"], .5),
+            "read_meta_ms": read_ms, "cached_meta_ms": cached_ms}
 
 def synthetic_points(n: int, dim: int, rng, start: int = 0):
     "Random unit vectors and BM25-like sparse vectors (20 terms of a 30k vocabulary), with payloads."
@@ -124,6 +149,10 @@ def main(argv=None):
     print(f"ingest: {ing['pages']} pages, {ing['chunks']} chunks in {ing['seconds']:.1f} s = {ing['pages_per_s']:.1f} pages/s, "
           f"{ing['chunks_per_s']:.1f} chunks/s; embedding alone {ing['embed_only_seconds']:.1f} s -> ratio {ing['ratio_to_embedding_ceiling']:.2f}")
     print(f"search (full funnel, in-process, {dv['search_ms']['n']} queries): p50 {dv['search_ms']['p50']:.1f} ms, p95 {dv['search_ms']['p95']:.1f} ms")
+    rg = dv["registry"]
+    print(f"registry padded to {rg['documents']} documents ({rg['padded_kb'] / 1024:.1f} MB): search p50 {rg['search_p50_ms_padded_registry']:.1f} ms "
+          f"against {rg['search_p50_ms_dev_registry']:.1f} ms with the dev registry ({rg['ratio_padded_to_dev']:.2f}x); "
+          f"one read {rg['read_meta_ms']:.1f} ms parsed, {rg['cached_meta_ms'] * 1000:.1f} us cached")
     for k in ("edge_100k", "server_local_mode"):
         b = res[k]
         print(f"{k:18} {b['points']:>7} points: upsert {b['upsert_points_per_s']:.0f} pts/s, optimize {b['optimize_s']:.1f} s, "

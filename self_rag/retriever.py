@@ -108,7 +108,7 @@ class Retriever:
 
     def _filters(self, collection:str, source:Optional[str]):
         "Sources matching the glob (None = all) and versions to hide, from the collection's registry."
-        meta = self.store.read_meta(collection)
+        meta = self.store.cached_meta(collection)
         docs = meta.get("documents", {})
         sources = None if source is None else [s for s in docs if fnmatch.fnmatch(s, source)]
         return sources, meta.get("pending") or None

@@ -112,6 +112,8 @@ class Store(ABC):
     backend: str = ""
     _m = None  # the module whose Filter/FieldCondition/MatchAny the backend takes
 
+    def __init__(self): self._metas = {}  # name -> (stamp, registry), for `cached_meta`
+
     @abstractmethod
     def create_collection(self, name:str, dim:int) -> None:
         "Create collection `name` for `dim`-dimensional dense vectors; no-op if it exists with that `dim`."
@@ -138,6 +140,8 @@ class Store(ABC):
     def read_meta(self, name:str) -> dict: "The registry of collection `name` ({} if never written)."
     @abstractmethod
     def write_meta(self, name:str, meta:dict) -> None: "Replace the registry; atomic and durable when this returns."
+    @abstractmethod
+    def _meta_stamp(self, name:str): "A value that changes whenever the registry of `name` is written; None when the backend cannot tell."
     @abstractmethod
     def optimize(self, name:str) -> None: "Build the search indexes (HNSW) after bulk writes."
     @abstractmethod
@@ -166,6 +170,12 @@ class Store(ABC):
             hits = self._query(name, mode, dense, sparse, k, flt, with_vectors, fusion)
         hits = sorted(hits, key=lambda h: (-round(h.score, 9), str(h.id)))[:k]   # equal scores: a stable order
         return [_candidate(h, with_vectors) for h in hits]
+
+    def cached_meta(self, name:str) -> dict:
+        "`read_meta(name)`, read again only after the registry changed. Shared between callers: read it, never change it."
+        stamp, hit = self._meta_stamp(name), self._metas.get(name)
+        if stamp is None or hit is None or hit[0] != stamp: hit = self._metas[name] = (stamp, self.read_meta(name))
+        return hit[1]
 
     def _exists_with(self, name:str, dim:int) -> bool:
         "Whether collection `name` exists, for `create_collection`: with other than `dim`-dimensional vectors it is a `StoreError`."
@@ -256,9 +266,10 @@ class EdgeStore(Store):
     backend, _m, batch_size = "edge", qe, 512
 
     def __init__(self, path:Path|str):
+        super().__init__()
         self.path = Path(path)
         self._lock = _lock_folder(self.path)
-        self._shards_open, self._mutex = {}, threading.RLock()
+        self._shards_open, self._mutex, self._meta_writes = {}, threading.RLock(), 0
         for p in self.path.glob(".dropped-*"): shutil.rmtree(p, ignore_errors=True)  # an interrupted drop
 
     def __repr__(self): return f"EdgeStore({str(self.path)!r})"
@@ -305,6 +316,7 @@ class EdgeStore(Store):
             trash = self.path/f".dropped-{name}-{uuid.uuid4().hex}"
             os.replace(self._dir(name), trash)  # the collection disappears at once, whatever happens next
             _fsync_dir(self.path)
+            self._meta_writes += 1
             shutil.rmtree(trash)
 
     def upsert(self, name, children, parents):
@@ -356,6 +368,11 @@ class EdgeStore(Store):
         with self._failing(f"Flushing collection {name!r}"):
             for shard in self._shards(name): shard.flush()   # what the registry is about to point at survives a power cut
         write_json_atomic(self._dir(name)/"meta.json", meta)
+        with self._mutex: self._meta_writes += 1
+
+    def _meta_stamp(self, name):
+        "How many registries this object has written or dropped: it is the folder's one writer, so nothing else changes them."
+        return self._meta_writes
 
     def optimize(self, name):
         with self._failing(f"Optimizing collection {name!r}"):
@@ -381,6 +398,7 @@ class ServerStore(Store):
                  timeout:float=10.0, # QDRANT_TIMEOUT, seconds per call
                 ):
         from qdrant_client import QdrantClient, models  # imported here: a second or more that the embedded store never needs
+        super().__init__()
         self._m, self.url, self._known = models, url, set()
         self._local = not url.startswith(("http://", "https://"))
         try:
@@ -473,7 +491,13 @@ class ServerStore(Store):
 
     def write_meta(self, name, meta):
         text = json.dumps(meta)  # fails before anything is written
-        self.client.upsert(f"{self._check(name)}_meta", [self._m.PointStruct(id=_META_ID, vector={}, payload={"json": text})], wait=True)
+        self.client.upsert(f"{self._check(name)}_meta", [self._m.PointStruct(id=_META_ID, vector={}, payload={"json": text, "rev": uuid.uuid4().hex})],
+                           wait=True)
+
+    def _meta_stamp(self, name):
+        "The registry's `rev`, read alone (other clients of the server may write it); None if it was written without one."
+        recs = self.client.retrieve(f"{self._check(name)}_meta", [_META_ID], with_payload=["rev"])
+        return recs[0].payload.get("rev") if recs else ""
 
     def optimize(self, name):
         "A server builds its indexes in the background: nothing to do."
