@@ -1,6 +1,6 @@
 """MCP benchmark: what the protocol costs on top of the engine, over each transport, on the dev corpus.
 
-    python bench/mcp.py [--dev ../shared/eval/dev] [--reps 3] [--out bench/results/mcp.json]
+    python bench/mcp.py [--dev ../shared/eval/dev] [--reps 3] [--http-rounds 10] [--out bench/results/mcp.json]
 
 1. The dev corpus is ingested into a temporary DATA_DIR (so it runs from a clean clone).
 2. Baseline, in this process: `Engine.search` on every dev question (what `retrieve` runs), p50/p95.
@@ -16,7 +16,8 @@
    - the Python SDK's client, and the TypeScript SDK's client (`@modelcontextprotocol/sdk`, the one the MCP Inspector is
      built on; run with node when node and npm are there). Each reports its own CPU time per call.
 The cross-encoder is off in every run unless its model is installed (as the targets assume). Ratios are against the
-baseline measured in the same run: the machine is shared and its speed varies.
+baseline measured in the same run: the machine is shared and its speed varies. The HTTP clients also get a ratio per round
+(their pass against the baseline's pass of that round), whose spread shows how far one figure can be trusted.
 """
 import argparse, http.client, json, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
@@ -163,9 +164,13 @@ def pooled(blocks:list[Block], wall:float) -> dict:
     cpu = None if blocks[0].cpu_ms is None else sum(b.cpu_ms for b in blocks) / len(ms)
     return summary(ms, wall, sum(b.errors for b in blocks), cpu)
 
-async def over_http(settings, server_data, questions, reps) -> dict:
-    """Over streamable HTTP: the in-process search and each client in turn, one pass each per round, `reps` rounds, so that a change
-    of the machine's speed during the run touches all of them alike; then 8 Python SDK clients at once.
+def round_ratios(blocks:list[Block], base:list[Block]) -> list[float]:
+    "Each round's p50 over the baseline's p50 in the same round."
+    return [pct(b.ms, 0.5) / pct(a.ms, 0.5) for b, a in zip(blocks, base)]
+
+async def over_http(settings, server_data, questions, reps, rounds) -> dict:
+    """Over streamable HTTP: the in-process search and each client in turn, one pass each per round, `rounds` rounds, so that a change
+    of the machine's speed during the run touches all of them alike; then 8 Python SDK clients at once, `reps` passes.
     The in-process engine reads `settings.data_dir`, the server a copy of it (`server_data`): one store has one owner."""
     out = {}
     with background_server("streamable-http", server_env(server_data)) as server, Engine(settings) as engine:
@@ -178,7 +183,7 @@ async def over_http(settings, server_data, questions, reps) -> dict:
             async with Client(streamable_http_client(f"{server.url}/mcp")) as session:
                 clients["c1"] = session
                 blocks, wall = {k: [] for k in clients}, dict.fromkeys(clients, 0.0)
-                for rnd in range(reps + 1):                                         # round 0 warms every path up
+                for rnd in range(rounds + 1):                                       # round 0 warms every path up
                     for name, c in clients.items():
                         await anyio.sleep(0.2)                                      # let the last pass's threads settle (ONNX spins a while)
                         t = time.perf_counter()
@@ -186,7 +191,8 @@ async def over_http(settings, server_data, questions, reps) -> dict:
                         if rnd: blocks[name].append(b); wall[name] += time.perf_counter() - t
         finally:
             for c in opened: c.close()
-        out.update({k: pooled(v, wall[k]) for k, v in blocks.items()})
+        out.update({k: pooled(v, wall[k]) | {"round_ratios": round_ratios(v, blocks["baseline"])} for k, v in blocks.items() if k != "baseline"})
+        out["baseline"] = pooled(blocks["baseline"], wall["baseline"])
         async with httpx2.AsyncClient(timeout=60) as http:
             many = [Client(streamable_http_client(f"{server.url}/mcp", http_client=http)) for _ in range(8)]
             sessions = [await c.__aenter__() for c in many]
@@ -199,6 +205,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dev", type=Path, default=ROOT.parent / "shared" / "eval" / "dev")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--http-rounds", type=int, default=10, help="rounds of the interleaved HTTP passes (they are short)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "mcp.json")
     a = ap.parse_args()
     questions = [q.question for q in load_questions(a.dev / "questions.jsonl") if q.kind in ("factual", "multi")]
@@ -208,13 +215,14 @@ def main():
     with Engine(settings) as e: rep = e.ingest([a.dev / "corpus"])
     print(f"ingested {rep.pages} pages, {rep.chunks} chunks in {time.perf_counter() - t:.0f} s; {len(questions)} questions x {a.reps}")
 
-    res = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "questions": len(questions), "reps": a.reps}
+    res = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version()}, "questions": len(questions), "reps": a.reps,
+           "http_rounds": a.http_rounds}
     res["in_process_search"] = baseline(settings, questions, a.reps)
     res["in_process_mcp"] = anyio.run(in_process, settings, questions, a.reps)
     res["cold_start"] = [anyio.run(cold_start, data, questions[0]) for _ in range(a.reps)]
     res["stdio"] = anyio.run(over_stdio, data, questions, a.reps)
     shutil.copytree(data, data.with_name("server-data"))
-    res["streamable_http"] = anyio.run(over_http, settings, data.with_name("server-data"), questions, a.reps)
+    res["streamable_http"] = anyio.run(over_http, settings, data.with_name("server-data"), questions, a.reps, a.http_rounds)
 
     base, http = res["in_process_search"]["p50_ms"], res["streamable_http"]
     hbase = http["baseline"]["p50_ms"]
@@ -237,6 +245,11 @@ def main():
         if "skipped" in http[k]: continue
         over, own = http[k]["p50_ms"] - hbase, http[k]["client_cpu_ms"]
         print(f"  {name:22} +{over:4.1f} ms = {own:4.1f} ms + {over - own:4.1f} ms")
+    print(f"HTTP, x base per round ({a.http_rounds} rounds): median (min-max)")
+    for k, name in (("minimal", "minimal client"), ("c1", "Python SDK client"), ("typescript", "TypeScript SDK client")):
+        if "skipped" in http[k]: continue
+        rr = http[k]["round_ratios"]
+        print(f"  {name:22} {statistics.median(rr):.2f} ({min(rr):.2f}-{max(rr):.2f})")
     errors = res["streamable_http"]["c8"]["errors"] + res["stdio"]["c8"]["errors"]
     checks = {"cold_start_s": (cold, cold < TARGETS["cold_start_s"]),
               "stdio_p50_ms": (res["stdio"]["c1"]["p50_ms"], res["stdio"]["c1"]["p50_ms"] < TARGETS["stdio_p50_ms"]),

@@ -452,7 +452,7 @@ def serve(settings:Optional[Settings]=None,
         if transport == "stdio": anyio.run(srv.mcp.run_stdio_async)
         else:
             import uvicorn
-            uvicorn.Server(uvicorn.Config(srv.http_app(transport, host), host=host, port=port, log_level="warning",
+            uvicorn.Server(uvicorn.Config(srv.http_app(transport, host), host=host, port=port, http="httptools", log_level="warning",
                                           access_log=False, timeout_graceful_shutdown=5)).run()
     finally: srv.close()
 
