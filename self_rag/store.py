@@ -243,8 +243,9 @@ def write_json_atomic(path:Path, obj) -> None:
     "Replace `path` with `obj` as JSON, all or nothing, on disk when this returns (temp file, fsync, rename, fsync dir)."
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        text = json.dumps(obj)  # in one go: C-encoded, and a value JSON can't hold fails before the file is touched
         with open(tmp, "w") as f:
-            json.dump(obj, f); f.flush(); os.fsync(f.fileno())
+            f.write(text); f.flush(); os.fsync(f.fileno())
         os.replace(tmp, path)
     finally: tmp.unlink(missing_ok=True)
     _fsync_dir(path.parent)
