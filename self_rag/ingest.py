@@ -10,7 +10,7 @@ __all__ = ['ProgressFn', 'document_title', 'embed_text', 'Failure', 'IngestRepor
 import hashlib, re, sys, time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, NamedTuple, Optional
 
 from fastcore.basics import patch
 from fastcore.xml import FT, Caption, Div, Span, Table, Tbody, Td, Th, Thead, Tr, to_xml
@@ -175,12 +175,30 @@ class Indexer:
         return stale
 
 # %% ../nbs/05_ingest.ipynb #96f8dd97
+class _Loaded(NamedTuple):
+    "A document loaded and cut into chunks, waiting to be written."
+    path: Path
+    sha: str
+    version: str
+    pages: list
+    parents: list[Chunk]
+    children: list[Chunk]
+    existed: bool  # the collection holds an older version
+
+    def info(self) -> DocumentInfo:
+        return DocumentInfo(source=self.path.name, path=str(self.path.resolve()), sha256=self.sha, version=self.version,
+                            pages=len({p.page for p in self.pages}), chunks=len(self.children), parents=len(self.parents),
+                            sections=list(dict.fromkeys(p.section for p in self.pages if p.section)),
+                            ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+
 @patch
-def _embed_points(self:Indexer, children:list[Chunk], version:str) -> list[Point]:
-    "Children as points with their dense and BM25 vectors."
-    texts = [embed_text(c) for c in children]
-    dense, sparse = self.dense.embed_documents(texts), self.sparse.embed_documents(texts)
-    return [Point(id=c.id, payload=_payload(c, version), dense=d, sparse=s) for c, d, s in zip(children, dense, sparse)]
+def _load(self:Indexer, path:Path, sha:str, existed:bool) -> _Loaded:
+    "Load and chunk `path`; a `LoadError` if it can't be read or holds no text."
+    pages = load_document(path)
+    version = version_of(path.name, sha)
+    parents, children = chunk_pages(pages, self.settings, version=version)
+    if not children: raise LoadError(path, "no text to index after chunking")
+    return _Loaded(path, sha, version, pages, parents, children, existed)
 
 def _payload(c:Chunk, version:str) -> dict:
     p = {"text": c.text, "source": c.source, "pages": c.pages, "section": c.section, "version": version, "index": c.index}
@@ -188,33 +206,35 @@ def _payload(c:Chunk, version:str) -> dict:
     return p
 
 @patch
-def _write_document(self:Indexer, collection:str, path:Path, sha:str, pages:list, on_chunks:Callable[[int], None]) -> DocumentInfo:
-    source = path.name
-    version = version_of(source, sha)
-    parents, children = chunk_pages(pages, self.settings, version=version)
-    if not children: raise LoadError(path, "no text to index after chunking")
+def _embed_points(self:Indexer, children:list[tuple[Chunk, str]]) -> list[Point]:
+    "Children (with their document's version) as points with their dense and BM25 vectors."
+    texts = [embed_text(c) for c, _ in children]
+    dense, sparse = self.dense.embed_documents(texts), self.sparse.embed_documents(texts)
+    return [Point(id=c.id, payload=_payload(c, v), dense=d, sparse=s) for (c, v), d, s in zip(children, dense, sparse)]
+
+@patch
+def _write_documents(self:Indexer, collection:str, docs:list[_Loaded], on_chunks:Callable[[int], None]) -> list[DocumentInfo]:
+    "Write `docs` (distinct sources) and make them live in one registry switch."
     reg = self.registry(collection)
-    old = reg["documents"].get(source, {}).get("version")
-    if version not in reg["pending"]: reg["pending"].append(version)
-    self.store.write_meta(collection, reg)                       # 1. the new version is invisible while written
-    self.store.upsert(collection, [], [Point(id=p.id, payload=_payload(p, version)) for p in parents])
-    bs = self.settings.embedding_batch_size
-    for i in range(0, len(children), bs):                         # 2. write it, batch by batch
+    new = [d.version for d in docs]
+    old = [v for d in docs if (v := reg["documents"].get(d.path.name, {}).get("version")) and v not in new]
+    reg["pending"] += [v for v in new if v not in reg["pending"]]
+    self.store.write_meta(collection, reg)                       # 1. the new versions are invisible while written
+    self.store.upsert(collection, [], [Point(id=p.id, payload=_payload(p, d.version)) for d in docs for p in d.parents])
+    children, bs = [(c, d.version) for d in docs for c in d.children], self.settings.embedding_batch_size
+    for i in range(0, len(children), bs):                         # 2. write them, batch by batch
         batch = children[i:i + bs]
-        self.store.upsert(collection, self._embed_points(batch, version), [])
+        self.store.upsert(collection, self._embed_points(batch), [])
         on_chunks(len(batch))
-    info = DocumentInfo(source=source, path=str(path.resolve()), sha256=sha, version=version, pages=len({p.page for p in pages}),
-                        chunks=len(children), parents=len(parents),
-                        sections=list(dict.fromkeys(p.section for p in pages if p.section)),
-                        ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
-    reg["documents"][source] = info.model_dump()
-    reg["pending"] = [v for v in reg["pending"] if v != version] + ([old] if old and old != version else [])
+    infos = [d.info() for d in docs]
+    reg["documents"].update({i.source: i.model_dump() for i in infos})
+    reg["pending"] = [v for v in reg["pending"] if v not in new] + old
     self.store.write_meta(collection, reg)                       # 3. switch: one atomic write
-    if old and old != version:                                    # 4. drop the old version
-        self.store.delete_where(collection, "version", [old])
-        reg["pending"] = [v for v in reg["pending"] if v != old]
+    if old:                                                       # 4. drop the old versions
+        self.store.delete_where(collection, "version", old)
+        reg["pending"] = [v for v in reg["pending"] if v not in old]
         self.store.write_meta(collection, reg)
-    return info
+    return infos
 
 # %% ../nbs/05_ingest.ipynb #b86c2bf5
 @patch
@@ -241,21 +261,25 @@ def ingest(self:Indexer,
         if prev and prev["sha256"] == sha and not force: report.skipped.append(f.name)
         else: todo.append((f, sha, prev is not None))
     progress = on_progress or (lambda done, total, msg: None)
-    done, total = 0, 0
+    done, total, group = 0, 0, []
+    def write_group():
+        names = group[0].path.name + (f" and {len(group) - 1} more" if len(group) > 1 else "")
+        def on_chunks(k):
+            nonlocal done; done += k
+            progress(done, total, f"embedding {names}")
+        for d, info in zip(group, self._write_documents(c, group, on_chunks)):
+            (report.updated if d.existed else report.added).append(info.source)
+            report.pages += info.pages; report.chunks += info.chunks
+        group.clear()
     for n, (f, sha, existed) in enumerate(todo):
         progress(done, total, f"loading {f.name} ({n+1}/{len(todo)})")
-        try: pages = load_document(f)
+        try: doc = self._load(f, sha, existed)
         except LoadError as e:
             report.failed.append(Failure(path=str(f), reason=e.reason)); continue
-        total = done + sum(len(p.text) for p in pages) // max(1, self.settings.chunk_size - self.settings.chunk_overlap) + 1
-        def on_chunks(k, f=f):
-            nonlocal done; done += k
-            progress(done, max(total, done), f"embedding {f.name}")
-        try: info = self._write_document(c, f, sha, pages, on_chunks)
-        except LoadError as e:
-            report.failed.append(Failure(path=str(f), reason=e.reason)); continue
-        (report.updated if existed else report.added).append(f.name)
-        report.pages += info.pages; report.chunks += info.chunks
+        if any(d.path.name == f.name for d in group): write_group()  # one version of a source per switch
+        group.append(doc); total += len(doc.children)
+        if sum(len(d.children) for d in group) >= self.settings.embedding_batch_size: write_group()
+    if group: write_group()
     if report.chunks: self.store.optimize(c)
     progress(done, done, "done")
     report.seconds = time.perf_counter() - t0
