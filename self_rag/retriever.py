@@ -197,7 +197,7 @@ class Engine:
     def health(self) -> dict:
         "What is loaded and usable: store backend and collections, embedders, and the reranker (or why it is not used)."
         return {"store": {"backend": self.store.backend,
-                          "collections": {c: {"documents": len(self.indexer.documents(c)), "chunks": self.store.count(c)}
+                          "collections": {c: {"documents": len(self.store.cached_meta(c).get("documents", {})), "chunks": self.store.count(c)}
                                           for c in self.store.collections()}},
                 "dense": {"model": self.dense.name, "dim": self.dense.dim},
                 "sparse": {"model": self.sparse.name},
