@@ -159,8 +159,10 @@ class Indexer:
         return {"documents": meta.get("documents", {}), "pending": meta.get("pending", [])}
 
     def documents(self, collection:Optional[str]=None) -> DocumentList:
-        "The live documents of a collection, by source name."
-        return DocumentList(DocumentInfo(**d) for _, d in sorted(self.registry(collection)["documents"].items()))
+        "The live documents of a collection, by source name, from the store's cached registry (parsed again only after a write)."
+        c = self._coll(collection)
+        docs = self.store.cached_meta(c).get("documents", {}) if self.store.has_collection(c) else {}
+        return DocumentList(DocumentInfo(**d) for _, d in sorted(docs.items()))
 
     def recover(self, collection:Optional[str]=None) -> list[str]:
         "Delete the points of versions left pending by an interrupted run; returns the versions removed."
