@@ -151,18 +151,18 @@ class Indexer:
 
     def _coll(self, collection): return collection or self.settings.qdrant_collection
 
-    def registry(self, collection:Optional[str]=None) -> dict:
+    def registry(self, collection:Optional[str]=None,
+                 cached:bool=False, # the store's shared copy, parsed again only after a write: to read, never to change
+                ) -> dict:
         "The collection's registry (empty if the collection does not exist yet)."
         c = self._coll(collection)
         if not self.store.has_collection(c): return {"documents": {}, "pending": []}
-        meta = self.store.read_meta(c)
+        meta = self.store.cached_meta(c) if cached else self.store.read_meta(c)
         return {"documents": meta.get("documents", {}), "pending": meta.get("pending", [])}
 
     def documents(self, collection:Optional[str]=None) -> DocumentList:
-        "The live documents of a collection, by source name, from the store's cached registry (parsed again only after a write)."
-        c = self._coll(collection)
-        docs = self.store.cached_meta(c).get("documents", {}) if self.store.has_collection(c) else {}
-        return DocumentList(DocumentInfo(**d) for _, d in sorted(docs.items()))
+        "The live documents of a collection, by source name."
+        return DocumentList(DocumentInfo(**d) for _, d in sorted(self.registry(collection, cached=True)["documents"].items()))
 
     def recover(self, collection:Optional[str]=None) -> list[str]:
         "Delete the points of versions left pending by an interrupted run; returns the versions removed."
