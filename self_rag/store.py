@@ -69,8 +69,8 @@ MODES = ("dense", "sparse", "hybrid")
 def _match_any(m, field, values): return m.FieldCondition(key=field, match=m.MatchAny(any=list(values)))
 
 def _search_filter(m, # qdrant_edge or qdrant_client.models
-                   sources=None, exclude_versions=None):
-    must = [_match_any(m, "source", sources)] if sources else None
+                   versions=None, exclude_versions=None):
+    must = [_match_any(m, "version", versions)] if versions else None
     must_not = [_match_any(m, "version", exclude_versions)] if exclude_versions else None
     return m.Filter(must=must, must_not=must_not) if must or must_not else None
 
@@ -156,7 +156,7 @@ class Store(ABC):
                dense=None, # query embedding, for "dense" and "hybrid"
                sparse:SparseVec|None=None, # query BM25 vector, for "sparse" and "hybrid"
                k:int=20, # hits wanted (and the size of each prefetch in hybrid)
-               sources:list[str]|None=None, # only these files (None or empty: all)
+               versions:list[str]|None=None, # only these document versions (None or empty: all)
                exclude_versions:list[str]|None=None, # hide these document versions
                with_vectors:bool=False, # return each hit's dense vector (for MMR)
                fusion:Fusion=Fusion(), # prefetch depth, RRF constant and weights for "hybrid"
@@ -165,7 +165,7 @@ class Store(ABC):
         if mode not in MODES: raise ValueError(f"search mode must be one of {MODES}, got {mode!r}")
         if mode != "sparse" and dense is None: raise ValueError(f"{mode} search needs a dense query vector")
         if mode != "dense" and sparse is None: raise ValueError(f"{mode} search needs a sparse query vector")
-        flt = _search_filter(self._m, sources, exclude_versions)
+        flt = _search_filter(self._m, versions, exclude_versions)
         with self._failing(f"Search in collection {name!r}"):
             hits = self._query(name, mode, dense, sparse, k, flt, with_vectors, fusion)
         hits = sorted(hits, key=lambda h: (-round(h.score, 9), str(h.id)))[:k]   # equal scores: a stable order
