@@ -69,7 +69,8 @@ def bench_registry(engine, collection: str, questions, reps: int, documents: int
     sections and all, naming a file with no points), and what one read of the padded registry costs, parsed or cached."""
     store, real = engine.store, engine.store.read_meta(collection)
     entry = next(iter(real["documents"].values()))
-    pad = {f"padding-{i}.pdf": {**entry, "source": f"padding-{i}.pdf"} for i in range(documents - len(real["documents"]))}
+    pad = {f"/padding/{i}.pdf": {**entry, "source": f"{i}.pdf", "path": f"/padding/{i}.pdf", "version": f"{i}.pdf@padding"}
+           for i in range(documents - len(real["documents"]))}
     padded = {**real, "documents": {**real["documents"], **pad}}
     lat = {"dev": [], "padded": []}
     try:

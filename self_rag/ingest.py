@@ -167,8 +167,7 @@ REGISTRY_FORMAT = 2  # 1: documents keyed by file name (two files of one name ov
 def upgrade_registry(meta:dict) -> Optional[dict]:
     "`meta` rewritten in today's registry format, or None when it already is. Points are untouched: no re-embedding."
     if not meta or meta.get("format", 1) >= REGISTRY_FORMAT: return None
-    return {"format": REGISTRY_FORMAT, "documents": {d["path"]: d for d in meta.get("documents", {}).values()},
-            "pending": list(meta.get("pending", []))}
+    return {**meta, "format": REGISTRY_FORMAT, "documents": {d["path"]: d for d in meta.get("documents", {}).values()}}
 
 def upgrade_registries(store:Store) -> list[str]:
     "Rewrite every collection's registry in `store` in today's format; returns the collections upgraded."
