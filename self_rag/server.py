@@ -6,11 +6,11 @@
 __all__ = ['HEARTBEAT', 'INSTRUCTIONS', 'TOOLS', 'Collection', 'READ', 'Transport', 'log', 'STREAMED', 'SERVE', 'StageSummary',
            'RetrieveResult', 'StepSummary', 'CitationOut', 'AnswerResult', 'CollectionInfo', 'Collections', 'Documents',
            'Deleted', 'LLMStatus', 'Health', 'confine', 'confined_documents', 'tool_errors', 'Progress', 'in_thread',
-           'SelfRagServer', 'check_exposure', 'BearerToken', 'json_mode', 'QuickReplies', 'with_quick_replies', 'serve',
-           'free_port', 'Running', 'serve_command', 'background_server']
+           'SelfRagServer', 'check_exposure', 'http_url', 'BearerToken', 'json_mode', 'QuickReplies',
+           'with_quick_replies', 'serve', 'free_port', 'Running', 'serve_command', 'background_server']
 
 # %% ../nbs/15_server.ipynb #16d59085
-import contextlib, hmac, ipaddress, logging, os, sys, threading, time
+import contextlib, errno, hmac, ipaddress, logging, os, sys, threading, time
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Callable, Literal, NamedTuple, Optional
@@ -122,32 +122,49 @@ class Health(BaseModel):
     sparse: dict
     reranker: dict
     llm: LLMStatus
-    allowed_roots: list[str]
+    allowed_roots: list[str]               # the folders the ingestion tools may read
+    allowed_roots_note: Optional[str] = None  # without MCP_ALLOWED_ROOTS: whether the working directory is one of them, and why
 
 # %% ../nbs/15_server.ipynb #8d6973b1
 def _inside(path:Path, roots:list[Path]) -> bool: return any(path == r or path.is_relative_to(r) for r in roots)
 
+def _real(path:Path) -> Path:
+    "`path` absolute, with `..` and every symlink resolved that can be; a symbolic link loop is left as it is (where `Path.resolve` raises)."
+    return Path(os.path.realpath(path))
+
+def _is_loop(path:Path) -> bool:
+    "Whether reading `path` fails on a symbolic link loop."
+    try: path.stat()
+    except OSError as e: return e.errno == errno.ELOOP
+    return False
+
 def confine(path:str, # as the client sent it: absolute, or relative to the server's working directory
             roots:list[Path], # resolved allowed folders
            ) -> Path:
-    "The resolved `path`, if it lies under one of `roots` and exists; else a `ToolError` saying why."
+    "The resolved `path`, if it lies under one of `roots` and can be read; else a `ToolError` saying why."
     if not isinstance(path, str) or not path.strip(): raise ToolError("The path is empty: give a file or folder to ingest.")
     p = Path(path.strip()).expanduser()
-    p = (p if p.is_absolute() else Path.cwd()/p).resolve()
+    p = _real(p if p.is_absolute() else Path.cwd()/p)
     if not _inside(p, roots):
         raise ToolError(f"{path} is outside the folders this server may read ({', '.join(map(str, roots))}). "
                         "Move the documents there, or add their folder to MCP_ALLOWED_ROOTS and restart the server.")
-    if not p.exists(): raise ToolError(f"{path} does not exist (resolved to {p}).")
+    try: p.stat()
+    except OSError as e:
+        if e.errno == errno.ELOOP: raise ToolError(f"{path} is a symbolic link loop (at {p}), so it can never be read: fix or remove the link.") from None
+        if e.errno in (errno.ENOENT, errno.ENOTDIR): raise ToolError(f"{path} does not exist (resolved to {p}).") from None
+        raise ToolError(f"{path} cannot be read ({e.strerror}): check its permissions.") from None
     return p
 
 def confined_documents(folder:Path, roots:list[Path], glob:Optional[str]=None) -> tuple[list[Path], list[Failure]]:
-    "The documents under `folder` that resolve inside `roots`, and failures for those that do not (or cannot load)."
+    "The documents under `folder` that resolve inside `roots`, and failures for those that do not, are symbolic link loops, or cannot load."
     files, errors = find_documents([folder], glob=glob)
     failed = [Failure(path=str(e.path), reason=e.reason) for e in errors]
     inside = []
     for f in files:
-        if _inside(f.resolve(), roots): inside.append(f)
-        else: failed.append(Failure(path=str(f), reason=f"links to {f.resolve()}, outside the allowed folders; not read"))
+        real = _real(f)
+        if not _inside(real, roots): failed.append(Failure(path=str(f), reason=f"links to {real}, outside the allowed folders; not read"))
+        elif _is_loop(real): failed.append(Failure(path=str(f), reason="a symbolic link loop; not read"))
+        else: inside.append(f)
     return inside, failed
 
 # %% ../nbs/15_server.ipynb #0a522865
@@ -183,11 +200,15 @@ class Progress:
             if time.monotonic() - self.last >= HEARTBEAT: await self.send(f"{what()} ({time.monotonic() - t0:.0f} s)")
 
 async def in_thread(progress:Progress, fn:Callable, what:Callable[[], str]):
-    "Run the blocking `fn()` in a worker thread, with heartbeats, without blocking the event loop."
+    "Run the blocking `fn()` in a worker thread, with heartbeats, without blocking the event loop; what it raises is raised as it is."
+    done = {}
     async with anyio.create_task_group() as tg:
         tg.start_soon(progress.heartbeat, what)
-        try: return await anyio.to_thread.run_sync(fn)
+        try: done["value"] = await anyio.to_thread.run_sync(fn)
+        except Exception as e: done["error"] = e  # raised inside the task group, it would reach the SDK wrapped in an ExceptionGroup
         finally: tg.cancel_scope.cancel()
+    if "error" in done: raise done["error"]
+    return done["value"]
 
 # %% ../nbs/15_server.ipynb #0c2a73c8
 INSTRUCTIONS = """self_rag answers questions from the user's own documents (PDF, Markdown, text, HTML).
@@ -290,7 +311,7 @@ async def ingest_file(self:SelfRagServer,
                       path:Annotated[str, Field(description="The file to index (PDF, Markdown, text or HTML); absolute, or relative to the server's working directory")],
                       ctx:Context,
                       collection:Collection=None,
-                      force:Annotated[bool, Field(description="Re-index even if the file is unchanged")]=False,
+                      force:Annotated[bool, Field(strict=True, description="Re-index even if the file is unchanged")]=False,
                      ) -> IngestReport:
     "Add one document to a collection, or update it if it changed. Only files under the server's allowed folders can be read."
     p = confine(path, self.settings.allowed_roots)
@@ -303,7 +324,7 @@ async def ingest_directory(self:SelfRagServer,
                            ctx:Context,
                            collection:Collection=None,
                            glob:Annotated[Optional[str], Field(description="Only files whose name matches this pattern, e.g. '*.pdf'")]=None,
-                           force:Annotated[bool, Field(description="Re-index files even if unchanged")]=False,
+                           force:Annotated[bool, Field(strict=True, description="Re-index files even if unchanged")]=False,
                           ) -> IngestReport:
     "Add or update every document in a folder (unchanged files are skipped). Sends progress per file; returns added, updated, skipped and failed files with reasons."
     p = confine(path, self.settings.allowed_roots)
@@ -317,13 +338,13 @@ def _summary(trace) -> list[StageSummary]: return [StageSummary(name=s.name, ms=
 @patch
 async def retrieve(self:SelfRagServer,
                    query:Annotated[str, Field(description="What to look for, in natural language or keywords")],
-                   top_k:Annotated[int, Field(description="How many passages to return (1-20)")]=4,
+                   top_k:Annotated[int, Field(strict=True, ge=1, le=20, description="How many passages to return, 1-20")]=4,
                    collection:Collection=None,
                    source:Annotated[Optional[str], Field(description="Only documents whose file name matches this glob, e.g. 'R-*.pdf'")]=None,
                   ) -> RetrieveResult:
     "Find the passages of the documents that best match `query`: hybrid search (dense + BM25), MMR, cross-encoder reranking, parent expansion. Each hit has its text, wider context, source file, pages, section and score."
     def work():
-        with tool_errors(): return self.engine.search(query, top_k=max(1, min(20, top_k)), collection=self.collection(collection), source=source)
+        with tool_errors(): return self.engine.search(query, top_k=top_k, collection=self.collection(collection), source=source)
     r = await self.read(work)
     return RetrieveResult(query=r.query, collection=r.collection, hits=r.hits, trace=_summary(r.trace), ms=r.ms)
 
@@ -352,13 +373,13 @@ async def rag_answer(self:SelfRagServer,
 # %% ../nbs/15_server.ipynb #28673f3b
 @patch
 async def server_health(self:SelfRagServer) -> Health:
-    "Whether the server is ready: the store (backend, collections, counts), the embedders, the reranker (model loaded, or the fallback in use and why), the LLM, and the warm-up time."
+    "Whether the server is ready: the store (backend, collections, counts), the embedders, the reranker (model loaded, or the fallback in use and why), the LLM, the warm-up time, and the folders the ingestion tools may read."
     from self_rag.llm import OFFLINE_MODEL, chat_model
     h = await self.read(self.engine.health)
     model = self.llm.model if self.llm else chat_model(self.settings)
     return Health(ready=self.warmup_s is not None, warmup_s=self.warmup_s, version=__version__, **h,
                   llm=LLMStatus(model=model, offline=model == OFFLINE_MODEL, loaded=self._rag is not None),
-                  allowed_roots=[str(r) for r in self.settings.allowed_roots])
+                  allowed_roots=[str(r) for r in self.settings.allowed_roots], allowed_roots_note=self.settings.allowed_roots_note)
 
 @patch
 async def list_collections(self:SelfRagServer) -> Collections:
@@ -420,6 +441,12 @@ def check_exposure(host:str, token) -> None:
     if not loopback and not token:
         raise ValueError(f"Refusing to serve on {host} without MCP_TOKEN: anyone who can reach it could read and delete your documents. "
                          "Set MCP_TOKEN (clients then send 'Authorization: Bearer <token>'), or bind 127.0.0.1.")
+
+def http_url(host:str, port:int, path:str="") -> str:
+    "The URL of `host:port` + `path`, with an IPv6 address in brackets (RFC 3986), so it can be pasted into a client."
+    try: ipv6 = ipaddress.ip_address(host).version == 6
+    except ValueError: ipv6 = False
+    return f"http://[{host.replace('%', '%25')}]:{port}{path}" if ipv6 else f"http://{host}:{port}{path}"
 
 class BearerToken:
     "ASGI middleware: HTTP requests need `Authorization: Bearer <token>`, except `GET /health`."
@@ -488,14 +515,15 @@ def serve(settings:Optional[Settings]=None,
     "Warm up, then serve the tools on `transport` until stopped. Logs to stderr."
     settings = settings or (engine.settings if engine else Settings())
     if transport not in Transport.__args__: raise ValueError(f"Unknown transport {transport!r}: use stdio, sse or streamable-http")
-    host, port = host or settings.mcp_host, port or settings.mcp_port
+    host, port = (host or settings.mcp_host).strip("[]"), port or settings.mcp_port  # "[::1]", as in a URL, binds ::1
     if transport != "stdio": check_exposure(host, settings.mcp_token)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
     log.setLevel(logging.INFO)
     srv = SelfRagServer(settings, engine)
+    if note := settings.allowed_roots_note: log.warning(note)
     try:
         with contextlib.redirect_stdout(sys.stderr): secs = srv.warm_up()
-        where = "stdio" if transport == "stdio" else f"http://{host}:{port}/{'mcp' if transport == 'streamable-http' else 'sse'}"
+        where = "stdio" if transport == "stdio" else http_url(host, port, "/mcp" if transport == "streamable-http" else "/sse")
         log.info("self_rag %s ready in %.2f s on %s (store: %s)", __version__, secs, where, srv.engine.store.backend)
         if transport == "stdio": anyio.run(srv.mcp.run_stdio_async)
         else:
@@ -535,7 +563,7 @@ def background_server(transport:Literal["sse", "streamable-http"]="streamable-ht
     port = port or free_port()
     with tempfile.TemporaryFile("w+") as errlog:
         p = subprocess.Popen(serve_command(transport, "127.0.0.1", port), env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=errlog, text=True)
-        url, t0 = f"http://127.0.0.1:{port}", time.monotonic()
+        url, t0 = http_url("127.0.0.1", port), time.monotonic()
         try:
             while True:
                 if p.poll() is not None: errlog.seek(0); raise RuntimeError(f"self-rag serve exited ({p.returncode}): {errlog.read()[-2000:]}")
