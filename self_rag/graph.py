@@ -19,14 +19,14 @@ from .config import Settings
 from .ingest import html_bar, html_table
 from .llm import OFFLINE_MODEL, LLMCall
 from .nodes import NO_ANSWER, NODE_NAMES, Attempt, State, make_nodes, new_state
-from .retriever import Engine, Hit
+from .retriever import Engine, Hit, check_question
 from .routes import route_after_retrieval_decision, route_after_support, route_after_usefulness
 
 # %% ../nbs/14_graph.ipynb #f74d395f
 def build_graph(nodes:dict, # node name -> callable(state) -> update, from `make_nodes`
                 settings:Settings, # for MAX_RETRIES
                ):
-    "Seed 001's Self-RAG graph over `nodes`, compiled."
+    "The Self-RAG graph over `nodes`, compiled."
     g, m = StateGraph(State), settings.max_retries
     for name in NODE_NAMES: g.add_node(name, nodes[name])
     g.add_edge(START, "retrieval_decision")
@@ -61,6 +61,7 @@ class Citation(BaseModel):
     pages: list[int]
     section: Optional[str] = None
     quote: str                                       # the document's sentence closest to what cites it
+    path: Optional[str] = None                       # the document's file (`source` is its short display name)
 
 class Answer(BaseModel):
     "The result of a Self-RAG run."
@@ -109,7 +110,7 @@ def cite(answer:str, relevant:list[Hit]) -> list[Citation]:
             for n in map(int, re.findall(r"\d+", m.group(1))):
                 if 1 <= n <= len(relevant): claims.setdefault(n, []).append(sentence)
     return [Citation(doc=n, source=(h := relevant[n - 1]).source, pages=h.pages, section=h.section,
-                     quote=quote(h.context, _CITE.sub(" ", " ".join(ss))))
+                     quote=quote(h.context, _CITE.sub(" ", " ".join(ss))), path=h.path)
             for n, ss in claims.items()]
 
 # %% ../nbs/14_graph.ipynb #3776ff9c
@@ -165,7 +166,7 @@ def _notes(state:State, best:Attempt, max_retries:int) -> list[str]:
     return notes
 
 class SelfRAG:
-    "Seed 001's Self-RAG graph over one engine and one LLM, compiled once."
+    "The Self-RAG graph over one engine and one LLM, compiled once."
     def __init__(self, engine:Engine, llm, settings:Optional[Settings]=None):
         self.llm, self.settings = llm, settings or engine.settings
         self.graph = build_graph(make_nodes(engine, llm, self.settings), self.settings)
@@ -176,8 +177,7 @@ class SelfRAG:
                on_step:Optional[Callable[[Step], None]]=None, # called with each node's trace step as it finishes (progress)
               ) -> Answer:
         "Run the graph on `question`, streaming its node updates into the trace."
-        question = question.strip()
-        if not question: raise ValueError("The question is empty: ask something.")
+        question = check_question(question)
         m, trace, state = self.settings.max_retries, [], None
         t0 = last = time.perf_counter()
         for mode, chunk in self.graph.stream(new_state(question, collection, source), {"recursion_limit": recursion_limit(m)},

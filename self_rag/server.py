@@ -28,7 +28,7 @@ from . import __version__
 from .config import Settings
 from .ingest import DocumentInfo, Failure, IngestReport
 from .loaders import LoadError, find_documents
-from .retriever import Engine, Hit
+from .retriever import Engine, Hit, check_question
 from .store import StoreError
 
 # %% ../nbs/15_server.ipynb #6b551d2a
@@ -62,6 +62,7 @@ class CitationOut(BaseModel):
     pages: list[int]
     section: Optional[str] = None
     quote: str
+    path: Optional[str] = None
 
 class AnswerResult(BaseModel):
     "A Self-RAG answer: text with `[Doc N]` citations, the grades, retries and a summary of the run."
@@ -340,7 +341,7 @@ async def retrieve(self:SelfRagServer,
                    query:Annotated[str, Field(description="What to look for, in natural language or keywords")],
                    top_k:Annotated[int, Field(strict=True, ge=1, le=20, description="How many passages to return, 1-20")]=4,
                    collection:Collection=None,
-                   source:Annotated[Optional[str], Field(description="Only documents whose file name matches this glob, e.g. 'R-*.pdf'")]=None,
+                   source:Annotated[Optional[str], Field(description="Only documents whose name or path matches this glob, e.g. 'R-*.pdf'")]=None,
                   ) -> RetrieveResult:
     "Find the passages of the documents that best match `query`: hybrid search (dense + BM25), MMR, cross-encoder reranking, parent expansion. Each hit has its text, wider context, source file, pages, section and score."
     def work():
@@ -354,10 +355,10 @@ async def rag_answer(self:SelfRagServer,
                      question:Annotated[str, Field(description="The question to answer from the documents")],
                      ctx:Context,
                      collection:Collection=None,
-                     source:Annotated[Optional[str], Field(description="Only documents whose file name matches this glob")]=None,
+                     source:Annotated[Optional[str], Field(description="Only documents whose name or path matches this glob")]=None,
                     ) -> AnswerResult:
     "Answer a question from the documents with Self-RAG: decide whether to retrieve, retrieve, keep the relevant passages, write an answer citing them as [Doc N], check that it is grounded and useful, retry within bounds. Says so when the documents do not contain the answer."
-    if not question.strip(): raise ToolError("The question is empty: ask something.")
+    with tool_errors(): question = check_question(question)
     progress = Progress(ctx)
     stage = {"now": "loading the graph" if self._rag is None else "answering"}
     def on_step(st):
@@ -397,20 +398,18 @@ async def list_documents(self:SelfRagServer, collection:Collection=None) -> Docu
 
 @patch
 async def get_document_summary(self:SelfRagServer,
-                               source:Annotated[str, Field(description="The document's file name, as list_documents shows it")],
+                               source:Annotated[str, Field(description="The document's name as list_documents shows it (a tail of its path or its absolute path also work)")],
                                collection:Collection=None) -> DocumentInfo:
     "One document's summary: pages, chunks, parents, sections, content hash and when it was ingested."
     def work():
         c = self.collection(collection)
-        docs = {d.source: d for d in self.engine.indexer.documents(c)}
-        if source not in docs: raise ToolError(f"No document named {source!r} in collection {c!r}. Documents: {', '.join(docs) or 'none'}")
-        return docs[source]
+        with tool_errors(): return self.engine.indexer.document(source, c)
     return await self.read(work)
 
 # %% ../nbs/15_server.ipynb #1034cf79
 @patch
 async def delete_document(self:SelfRagServer,
-                          source:Annotated[str, Field(description="The document's file name, as list_documents shows it")],
+                          source:Annotated[str, Field(description="The document's name as list_documents shows it (a tail of its path or its absolute path also work)")],
                           collection:Collection=None) -> Deleted:
     "Remove one document and all its chunks from a collection."
     def work():
