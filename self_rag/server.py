@@ -421,6 +421,7 @@ async def delete_document(self:SelfRagServer,
 @patch
 async def delete_collection(self:SelfRagServer, name:Annotated[str, Field(description="The collection to delete, with all its documents")]) -> Deleted:
     "Delete a whole collection: every document, chunk and the registry. This cannot be undone."
+    if not name.strip(): raise ToolError("The collection name is empty: name the collection to delete (list_collections shows them).")
     def work():
         c = self.collection(name)
         with self.writing(), tool_errors():
