@@ -15,6 +15,7 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'MAX_SENTENCE_WOR
 import ast, html, json, operator, os, re, time
 from typing import Literal, Optional
 
+from fastcore.basics import patch
 from pydantic import BaseModel, ValidationError, field_validator
 
 from .config import Settings
@@ -409,3 +410,10 @@ class LLM:
         return parsed, call
 
     def __repr__(self): return f"LLM({self.model!r})"
+
+# %% ../nbs/10_llm.ipynb #ecc3052b
+@patch
+def load(self:LLM) -> "LLM":
+    "Import and set up litellm now rather than on the first call; returns the LLM."
+    _litellm()
+    return self

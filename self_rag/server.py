@@ -371,6 +371,17 @@ async def rag_answer(self:SelfRagServer,
     await progress.send(stage["now"])
     return AnswerResult.of(await in_thread(progress, work, lambda: f"still {stage['now']}"))
 
+# %% ../nbs/15_server.ipynb #b6142294
+@patch
+def preload(self:SelfRagServer) -> threading.Thread:
+    "Compile the graph and import litellm in a background thread, so that the first `rag_answer` waits for neither."
+    def load():
+        try: self.graph().llm.load()
+        except Exception as e: logging.getLogger("self_rag.server").warning("Preloading the answer graph failed (%s); the first rag_answer loads it.", e)
+    t = threading.Thread(target=load, name="self_rag-preload", daemon=True)
+    t.start()
+    return t
+
 # %% ../nbs/15_server.ipynb #28673f3b
 @patch
 async def server_health(self:SelfRagServer) -> Health:
@@ -525,6 +536,7 @@ def serve(settings:Optional[Settings]=None,
         with contextlib.redirect_stdout(sys.stderr): secs = srv.warm_up()
         where = "stdio" if transport == "stdio" else http_url(host, port, "/mcp" if transport == "streamable-http" else "/sse")
         log.info("self_rag %s ready in %.2f s on %s (store: %s)", __version__, secs, where, srv.engine.store.backend)
+        srv.preload()
         if transport == "stdio": anyio.run(srv.mcp.run_stdio_async)
         else:
             import uvicorn
