@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Optional
 
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from .config import Settings
 from .retriever import VARIANTS, Engine, Retrieval
@@ -90,7 +90,8 @@ def retrieval_json(r:Retrieval, **extra) -> str:
 
 # %% ../nbs/19_cli.ipynb #3be9efef
 def _progress(console:Console, unit:str="chunks") -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
+    "A progress bar; its description (a file name, say) is shown as it is, never read as markup."
+    return Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
                     TimeElapsedColumn(), console=console, transient=False)
 
 def _ingest(engine, a, out:Console, err:Console) -> int:
@@ -98,7 +99,7 @@ def _ingest(engine, a, out:Console, err:Console) -> int:
         task = bar.add_task("ingesting", total=None)
         report = engine.ingest(a.paths, collection=a.collection, force=a.force, glob=a.glob,
                                on_progress=lambda d, t, m: bar.update(task, completed=d, total=t, description=m))
-    out.print(str(report), highlight=False, markup=False)
+    out.print(Text(str(report)))
     return 1 if report.failed and not (report.added or report.updated or report.skipped) else 0
 
 def _search(engine, a, out:Console, err:Console) -> int:
@@ -136,14 +137,14 @@ def _ask(engine, a, out, err) -> int:
 def _documents(engine, a, out, err) -> int:
     docs = engine.indexer.documents(a.collection)
     if a.json: print(json.dumps([d.model_dump() for d in docs])); return 0
-    t = Table(title=f"documents in {a.collection or engine.settings.qdrant_collection}", title_justify="left")
+    t = Table(title=Text(f"documents in {a.collection or engine.settings.qdrant_collection}", style="table.title"), title_justify="left")
     for col in ("source", "pages", "chunks", "ingested", "path"): t.add_column(col)
-    for d in docs: t.add_row(d.source, str(d.pages), str(d.chunks), d.ingested_at, d.path)
+    for d in docs: t.add_row(*(Text(str(v)) for v in (d.source, d.pages, d.chunks, d.ingested_at, d.path)))
     out.print(t)
     return 0
 
 def _collections(engine, a, out, err) -> int:
-    for c in engine.store.collections(): out.print(c)
+    for c in engine.store.collections(): out.print(Text(c))
     return 0
 
 def _health(engine, a, out, err) -> int:
@@ -153,7 +154,7 @@ def _health(engine, a, out, err) -> int:
 
 def _delete(engine, a, out, err) -> int:
     info = engine.indexer.delete(a.source, a.collection)
-    out.print(f"deleted {info.source}: {info.chunks} chunks, {info.parents} parents")
+    out.print(Text(f"deleted {info.source}: {info.chunks} chunks, {info.parents} parents"))
     return 0
 
 def _eval(engine, a, out, err) -> int:
@@ -163,7 +164,7 @@ def _eval(engine, a, out, err) -> int:
         res = eval_corpus(a.questions, a.corpus, a.variant or VARIANTS, a.top_k, engine.settings,
                           on_progress=lambda d, t, m: bar.update(task, completed=d, total=t, description=m))
     if a.json: print(json.dumps([r.model_dump() for r in res]))
-    else: out.print(results_table(res), highlight=False)
+    else: out.print(Text(results_table(res)))
     return 0
 
 COMMANDS = {"ingest": _ingest, "search": _search, "ask": _ask, "documents": _documents, "collections": _collections,
@@ -181,7 +182,7 @@ def _migrate(settings:Settings, a, out, err) -> int:
         task = bar.add_task("migrating", total=None)
         report = migrate_to_server(settings, a.to, api_key=a.api_key, collections=a.collections, replace=a.replace,
                                    on_progress=lambda d, t, m: bar.update(task, completed=d, total=t, description=m))
-    out.print(str(report), highlight=False, markup=False)
+    out.print(Text(str(report)))
     return 0
 
 def _docs(settings:Settings, a, out, err) -> int:
@@ -190,7 +191,7 @@ def _docs(settings:Settings, a, out, err) -> int:
     t0 = time.perf_counter()
     try: site = build_docs(a.out)
     except (RuntimeError, OSError) as e: raise ValueError(str(e)) from e
-    out.print(f"docs site built in {time.perf_counter() - t0:.0f} s: {site/'index.html'}", highlight=False)
+    out.print(Text(f"docs site built in {time.perf_counter() - t0:.0f} s: {site/'index.html'}"))
     return 0
 
 def _client(settings:Settings, a, out, err) -> int:
@@ -203,7 +204,7 @@ STANDALONE = {"serve": _serve, "client": _client, "migrate": _migrate, "docs": _
 def main(argv:Optional[list[str]]=None, settings:Optional[Settings]=None) -> int:
     "Entry point of the `self-rag` console script."
     a = build_parser().parse_args(argv)
-    out, err = Console(), Console(stderr=True, soft_wrap=True)
+    out, err = Console(markup=False), Console(stderr=True, soft_wrap=True, markup=False)  # the CLI writes no markup: user text stays text
     from self_rag.models import ModelError
     from self_rag.store import StoreError
     try:
@@ -213,5 +214,5 @@ def main(argv:Optional[list[str]]=None, settings:Optional[Settings]=None) -> int
     except KeyboardInterrupt: return 130
     except (StoreError, ModelError, KeyError, ValueError, FileNotFoundError) as e:
         msg = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        err.print(f"[bold red]error:[/bold red] {escape(msg)}", highlight=False)
+        err.print(Text.assemble(("error:", "bold red"), " ", msg))
         return 1

@@ -5,7 +5,9 @@
 # %% ../nbs/02_loaders.ipynb #2d975ebf
 from __future__ import annotations
 
-import codecs, os, re, unicodedata, warnings
+import codecs, logging, os, re, unicodedata, warnings
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path, PurePath
@@ -15,11 +17,12 @@ from pdfminer.layout import LAParams, LTTextContainer
 from pypdf import PasswordType, PdfReader
 
 # %% auto #0
-__all__ = ['SUPPORTED_SUFFIXES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError',
-           'EncryptedPdfError', 'CorruptPdfError', 'NoTextError', 'BinaryFileError', 'clean_text', 'word_vocab',
-           'dehyphenate', 'long_word_share', 'looks_spaceless', 'pdfminer_texts', 'outline_starts', 'split_at_headings',
-           'pdf_title', 'load_pdf', 'decode_text', 'markdown_sections', 'html_text', 'load_text', 'load_markdown',
-           'load_html', 'path_problem', 'load_document', 'find_documents']
+__all__ = ['PDF_LOGGERS', 'SUPPORTED_SUFFIXES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError',
+           'EmptyDocumentError', 'EncryptedPdfError', 'CorruptPdfError', 'NoTextError', 'BinaryFileError', 'clean_text',
+           'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'pdfminer_texts', 'outline_starts',
+           'split_at_headings', 'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'load_pdf', 'decode_text',
+           'markdown_sections', 'html_text', 'load_text', 'load_markdown', 'load_html', 'path_problem', 'load_document',
+           'find_documents']
 
 # %% ../nbs/02_loaders.ipynb #caeb8537
 @dataclass
@@ -146,16 +149,43 @@ def split_at_headings(text:str, # a page's text
     parts.append((" > ".join(current) or None, text[pos:]))
     return _merge_short(parts), current
 
+# %% ../nbs/02_loaders.ipynb #2bb384e2
+PDF_LOGGERS = ("pypdf", "pdfminer")  # the libraries that read PDFs, by logger name
+_pdf_notes: ContextVar[list | None] = ContextVar("pdf_notes", default=None)
+
+class PdfNotesHandler(logging.Handler):
+    "Keeps the warnings pypdf and pdfminer log inside a `pdf_notes` block; elsewhere it drops them."
+    def emit(self, record):
+        if (notes := _pdf_notes.get()) is not None: notes.append(record.getMessage())
+
+for _name in PDF_LOGGERS:  # one handler per logger, even when this module is reloaded
+    _logger = logging.getLogger(_name)
+    for _h in [h for h in _logger.handlers if type(h).__name__ == "PdfNotesHandler"]: _logger.removeHandler(_h)
+    _logger.addHandler(PdfNotesHandler(logging.WARNING))
+
+@contextmanager
+def pdf_notes():
+    "A list that collects what pypdf and pdfminer log (warnings and worse) inside the block."
+    token = _pdf_notes.set(notes := [])
+    try: yield notes
+    finally: _pdf_notes.reset(token)
+
+def _with_notes(what:str, notes:list) -> str:
+    "`what` went wrong, followed by what pypdf noticed on the way (each message once)."
+    return "; ".join([what, *dict.fromkeys(notes)])
+
 # %% ../nbs/02_loaders.ipynb #b987fef7
 def _open_pdf(path:Path) -> PdfReader:
     "A pypdf reader on `path`, decrypted if it has an empty password, or a LoadError saying why not."
     with open(path, "rb") as f: head = f.read(1024)
     if b"%PDF-" not in head:
         raise CorruptPdfError(path, "does not start with a PDF header (%PDF-): it is no PDF. Check the file, or give it the suffix of its real format")
-    try: reader = PdfReader(path)
-    except Exception as e:
-        raise CorruptPdfError(path, f"pypdf cannot read it ({type(e).__name__}: {e}): the file is damaged or truncated. Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)") from e
-    if reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED:
+    with pdf_notes() as notes:
+        try: reader = PdfReader(path)
+        except Exception as e:
+            raise CorruptPdfError(path, f"pypdf cannot read it ({_with_notes(f'{type(e).__name__}: {e}', notes)}): the file is damaged or truncated. Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)") from e
+        encrypted = reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED
+    if encrypted:
         raise EncryptedPdfError(path, "is password-protected: decrypt it (e.g. `qpdf --decrypt --password=PASSWORD in.pdf out.pdf`) and load the decrypted copy")
     return reader
 
@@ -181,17 +211,19 @@ def pdf_title(reader) -> str | None:
 def load_pdf(path:Path) -> list[Page]:
     "Pages of a PDF: physical page, printed label, outline section and cleaned text."
     reader = _open_pdf(path)
-    try:
-        n = len(reader.pages)
-        if n == 0: raise EmptyDocumentError(path, "is a PDF without pages: nothing to load; check how it was produced")
-        texts = [clean_text(t) for t in _page_texts(path, reader)]
-        labels, starts = reader.page_labels, outline_starts(reader)
-    except LoadError: raise
-    except Exception as e:
-        raise CorruptPdfError(path, f"pypdf failed while reading it ({type(e).__name__}: {e}): the file is damaged. Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)") from e
+    with pdf_notes() as notes:  # pypdf parses lazily: reading the pages can log too
+        try:
+            n = len(reader.pages)
+            if n == 0: raise EmptyDocumentError(path, "is a PDF without pages: nothing to load; check how it was produced")
+            texts = [clean_text(t) for t in _page_texts(path, reader)]
+            labels, starts = reader.page_labels, outline_starts(reader)
+            title = pdf_title(reader)
+        except LoadError: raise
+        except Exception as e:
+            raise CorruptPdfError(path, f"pypdf failed while reading it ({_with_notes(f'{type(e).__name__}: {e}', notes)}): the file is damaged. Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)") from e
     if not any(texts):
         raise NoTextError(path, f"has no extractable text on any of its {n} pages: it is probably scanned or made of images or drawings. Run OCR first (e.g. `ocrmypdf in.pdf out.pdf`) and load the result")
-    vocab, pages, current, title = word_vocab(texts), [], (), pdf_title(reader)
+    vocab, pages, current = word_vocab(texts), [], ()
     for i, text in enumerate(texts):
         parts, current = split_at_headings(dehyphenate(text, vocab), starts.get(i, []), current)
         pages += [Page(path.name, str(path), i + 1, labels[i], section, t, title) for section, t in parts]
