@@ -15,7 +15,7 @@ from fastcore.xml import FT, B, Div, to_xml
 from pydantic import BaseModel, Field
 
 from .config import Settings
-from .ingest import Indexer, catalog, html_bar, html_table, notebook_progress, upgrade_registries
+from .ingest import Catalog, Indexer, catalog, html_bar, html_table, notebook_progress, upgrade_registries
 from .mmr import mmr
 from .store import Candidate, Fusion, Store, open_store
 
@@ -115,13 +115,6 @@ class Retriever:
     def __init__(self, settings:Settings, store:Store, dense, sparse, reranker):
         self.settings, self.store, self.dense, self.sparse, self.reranker = settings, store, dense, sparse, reranker
 
-    def _filters(self, collection:str, source:Optional[str]):
-        "The registry's catalog, the versions of the documents matching the glob (None = all) and the versions to hide."
-        meta = self.store.cached_meta(collection)
-        cat = catalog(meta)
-        versions = None if source is None else [meta["documents"][p]["version"] for p in cat.matching(source)]
-        return cat, versions, meta.get("pending") or None
-
     def search(self,
                query:str, # the question
                top_k:Optional[int]=None, # hits to return (default RETRIEVAL_K_RERANK)
@@ -132,48 +125,67 @@ class Retriever:
         "Run the funnel for `query` and return the hits with a per-stage trace."
         query = check_question(query)
         if variant not in VARIANTS: raise ValueError(f"Unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
-        s, c = self.settings, collection or self.settings.qdrant_collection
+        c = collection or self.settings.qdrant_collection
         if not self.store.has_collection(c):
             raise KeyError(f"No collection named {c!r}. Collections: {', '.join(self.store.collections()) or 'none'}; ingest documents first.")
-        top_k = top_k or s.retrieval_k_rerank
-        trace = []
-        t0 = time.perf_counter()
-        cat, versions, pending = self._filters(c, source)
-        if versions == []:
-            return Retrieval(query=query, collection=c, variant=variant, hits=[],
-                             trace=[Stage(name="filter", ms=(time.perf_counter()-t0)*1000, count=0, note=f"no document matches {source!r}")])
-        mode = {"bm25": "sparse", "dense": "dense"}.get(variant, "hybrid")
-        dq = self.dense.embed_query(query) if mode != "sparse" else None
-        sq = self.sparse.embed_query(query) if mode != "dense" else None
-        fusion = Fusion(prefetch=s.hybrid_prefetch, rrf_k=s.rrf_k, dense_weight=s.dense_weight, sparse_weight=s.sparse_weight)
-        cands = self.store.search(c, mode, dense=dq, sparse=sq, k=max(top_k, s.retrieval_k_initial), versions=versions, exclude_versions=pending,
-                                  with_vectors=variant in ("hybrid+mmr", "full"), fusion=fusion)
-        cands = _record(trace, mode, t0, [], cands)
-        if variant in ("hybrid+mmr", "full"):
-            t0 = time.perf_counter()
-            k_mmr = max(top_k, s.retrieval_k_mmr)
-            order = mmr([x.score for x in cands], [x.dense for x in cands], k_mmr, s.mmr_lambda) if cands else []
-            cands = _record(trace, "mmr", t0, cands, [cands[i] for i in order])
-        if variant == "full":
-            t0 = time.perf_counter()
-            scores = self.reranker.scores(query, [x.payload["text"] for x in cands]) if cands else None
-            if scores is None:
-                note = f"fused order kept: {self.reranker.status.reason}"
-                out = cands[:top_k]
-            else:
-                note = f"cross-encoder {self.reranker.status.model}"
-                ranked = sorted(zip(scores, range(len(cands))), key=lambda t: -t[0])[:top_k]
-                out = [Candidate(id=cands[i].id, score=float(sc), payload=cands[i].payload) for sc, i in ranked]
-            cands = _record(trace, "rerank", t0, cands, out, note)
-        cands = cands[:top_k]
-        t0 = time.perf_counter()
-        parents = self.store.parents(c, list({x.payload.get("parent_id") for x in cands} - {None}))
-        docs = [cat.by_version.get(x.payload["version"]) for x in cands]
-        hits = [Hit(text=x.payload["text"], context=parents.get(x.payload.get("parent_id"), {}).get("text", x.payload["text"]),
-                    source=cat.names.get(doc, x.payload["source"]), pages=x.payload["pages"], section=x.payload.get("section"),
-                    score=x.score, chunk_id=x.id, parent_id=x.payload.get("parent_id"), path=doc) for x, doc in zip(cands, docs)]
-        _record(trace, "parents", t0, cands, cands, f"{len(parents)} parents")
-        return Retrieval(query=query, collection=c, variant=variant, hits=hits, trace=trace)
+        vectors = {}
+        for _ in range(3):  # a write that switched versions while the funnel ran: run it again on the new registry
+            meta = self.store.cached_meta(c)
+            r = self._funnel(query, c, meta, top_k or self.settings.retrieval_k_rerank, source, variant, vectors)
+            if (now := self.store.cached_meta(c)) is meta or now == meta: break
+        return r
+
+# %% ../nbs/08_retriever.ipynb #2852d4b7
+@patch
+def _funnel(self:Retriever, query:str, c:str, meta:dict, top_k:int, source:Optional[str], variant:str,
+            vectors:dict, # the query's embeddings by kind, made on the first pass and reused by a second
+           ) -> Retrieval:
+    "One pass of the funnel, against one state of the collection's registry `meta`."
+    s, trace, t0, cat = self.settings, [], time.perf_counter(), catalog(meta)
+    versions = None if source is None else [meta["documents"][p]["version"] for p in cat.matching(source)]
+    if versions == []:
+        return Retrieval(query=query, collection=c, variant=variant, hits=[],
+                         trace=[Stage(name="filter", ms=(time.perf_counter()-t0)*1000, count=0, note=f"no document matches {source!r}")])
+    mode = {"bm25": "sparse", "dense": "dense"}.get(variant, "hybrid")
+    if mode != "sparse" and "dense" not in vectors: vectors["dense"] = self.dense.embed_query(query)
+    if mode != "dense" and "sparse" not in vectors: vectors["sparse"] = self.sparse.embed_query(query)
+    fusion = Fusion(prefetch=s.hybrid_prefetch, rrf_k=s.rrf_k, dense_weight=s.dense_weight, sparse_weight=s.sparse_weight)
+    cands = self.store.search(c, mode, dense=vectors.get("dense"), sparse=vectors.get("sparse"), k=max(top_k, s.retrieval_k_initial),
+                              versions=versions, exclude_versions=meta.get("pending") or None,
+                              with_vectors=variant in ("hybrid+mmr", "full"), fusion=fusion)
+    cands = _record(trace, mode, t0, [], cands)
+    if variant in ("hybrid+mmr", "full"): cands = self._mmr(trace, cands, top_k)
+    if variant == "full": cands = self._rerank(trace, query, cands, top_k)
+    return Retrieval(query=query, collection=c, variant=variant, hits=self._hits(trace, c, cat, cands[:top_k]), trace=trace)
+
+@patch
+def _mmr(self:Retriever, trace:list, cands:list[Candidate], top_k:int) -> list[Candidate]:
+    "Keep `RETRIEVAL_K_MMR` diverse candidates (at least `top_k`)."
+    t0, s = time.perf_counter(), self.settings
+    order = mmr([x.score for x in cands], [x.dense for x in cands], max(top_k, s.retrieval_k_mmr), s.mmr_lambda) if cands else []
+    return _record(trace, "mmr", t0, cands, [cands[i] for i in order])
+
+@patch
+def _rerank(self:Retriever, trace:list, query:str, cands:list[Candidate], top_k:int) -> list[Candidate]:
+    "The `top_k` best candidates by the cross-encoder; without one, the fused order, and the trace says why."
+    t0 = time.perf_counter()
+    scores = self.reranker.scores(query, [x.payload["text"] for x in cands]) if cands else None
+    if scores is None: return _record(trace, "rerank", t0, cands, cands[:top_k], f"fused order kept: {self.reranker.status.reason}")
+    ranked = sorted(zip(scores, range(len(cands))), key=lambda t: -t[0])[:top_k]
+    out = [Candidate(id=cands[i].id, score=float(sc), payload=cands[i].payload) for sc, i in ranked]
+    return _record(trace, "rerank", t0, cands, out, f"cross-encoder {self.reranker.status.model}")
+
+@patch
+def _hits(self:Retriever, trace:list, c:str, cat:Catalog, cands:list[Candidate]) -> list[Hit]:
+    "The candidates as hits: each with its parent's text as context, its document's display name and path."
+    t0 = time.perf_counter()
+    parents = self.store.parents(c, list({x.payload.get("parent_id") for x in cands} - {None}))
+    docs = [cat.by_version.get(x.payload["version"]) for x in cands]
+    hits = [Hit(text=x.payload["text"], context=parents.get(x.payload.get("parent_id"), {}).get("text", x.payload["text"]),
+                source=cat.names.get(doc, x.payload["source"]), pages=x.payload["pages"], section=x.payload.get("section"),
+                score=x.score, chunk_id=x.id, parent_id=x.payload.get("parent_id"), path=doc) for x, doc in zip(cands, docs)]
+    _record(trace, "parents", t0, cands, cands, f"{len(parents)} parents")
+    return hits
 
 # %% ../nbs/08_retriever.ipynb #296a1046
 class Engine:
