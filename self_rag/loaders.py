@@ -5,7 +5,7 @@
 # %% ../nbs/02_loaders.ipynb #2d975ebf
 from __future__ import annotations
 
-import codecs, logging, os, re, unicodedata, warnings
+import codecs, errno, logging, os, re, unicodedata, warnings
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -318,8 +318,14 @@ _LOADERS = {".pdf": load_pdf, ".md": load_markdown, ".markdown": load_markdown, 
             ".html": load_html, ".htm": load_html}
 SUPPORTED_SUFFIXES = tuple(_LOADERS)
 
+def _is_link_loop(path:Path) -> bool:
+    try: path.stat()
+    except OSError as e: return e.errno == errno.ELOOP
+    return False
+
 def path_problem(path:Path) -> LoadError | None:
     "Why `path` cannot be a document, seen without opening it; None if it may be one."
+    if _is_link_loop(path): return UnreadablePathError(path, "is a symbolic link loop: fix or remove the link")
     if not path.exists(): return UnreadablePathError(path, "no such file or folder: check the path (a relative path starts from the working directory)")
     if path.is_dir(): return UnreadablePathError(path, "is a folder, not a file: pass it to find_documents to collect the documents inside")
     if path.suffix.lower() not in SUPPORTED_SUFFIXES:
