@@ -1,14 +1,17 @@
-"""Answer benchmark on the dev set: the Self-RAG graph with the offline default, then with a zero-latency scripted LLM.
+"""Answer benchmark on the dev and debian question sets: the Self-RAG graph with the offline default on each set, side by
+side; on dev only, then with a zero-latency scripted LLM.
 
-    python bench/answer.py [--dev ../shared/eval/dev] [--reps 3] [--out bench/results/answer.json]
+    python bench/answer.py [--set dev|debian|both] [--quick] [--dev ../shared/eval/dev] [--debian-out DIR] [--reps 3]
+                           [--out bench/results/answer.json]
 
-Part 1 (offline default, `LLM(settings, embedder=engine.dense)`): keyword-complete answers and cited gold pages on the
-factual questions (multi reported apart), chitchat answered without retrieval, unanswerable questions abstained, seconds
-and LLM calls per question. Part 2 (`ScriptedLLM` scripted for the common path: retrieve, relevant, supported, useful):
-the graph's own overhead per question = run ms - the retrieve node's ms (it includes engine.search) - the LLM calls' ms.
-The dev corpus is ingested into a temporary DATA_DIR first, so it runs from a clean clone.
+Part 1, per set (offline default, `LLM(settings, embedder=engine.dense)`): keyword-complete answers and cited gold pages on
+the factual questions (multi reported apart), chitchat answered without retrieval, unanswerable questions abstained, seconds
+and LLM calls per question. Part 2, dev only (`ScriptedLLM` scripted for the common path: retrieve, relevant, supported,
+useful): the graph's own overhead per question = run ms - the retrieve node's ms (it includes engine.search) - the LLM
+calls' ms; `--quick` skips it. Each corpus is ingested into its own temporary DATA_DIR first, so it runs from a clean clone;
+the debian corpus is fetched and md5-checked by bench/sets/debian/fetch.py. The JSON holds one entry per set under "sets".
 """
-import argparse, json, os, platform, re, statistics, tempfile, time, unicodedata
+import argparse, json, os, platform, re, statistics, sys, tempfile, time, unicodedata
 from pathlib import Path
 
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
@@ -19,6 +22,9 @@ from self_rag.graph import SelfRAG
 from self_rag.llm import LLM
 from self_rag.nodes import NO_ANSWER, ScriptedLLM
 from self_rag.retriever import Engine
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import evalsets
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"cited_gold_factual": 0.80, "keyword_complete_factual": 0.60, "chitchat_no_retrieval": 1.0,
@@ -104,49 +110,39 @@ def scripted_part(engine, questions, collection, reps: int) -> dict:
             "search_ms_p50": pct(search_ms, .5), "search_ms_p95": pct(search_ms, .95),
             "llm_calls_mean": statistics.fmean(calls), "llm_calls_min": min(calls), "llm_calls_max": max(calls), "paths": sorted(paths)}
 
-def table(off: dict, scr: dict) -> str:
+def table(offs: dict, scr) -> str:
+    "The headline figures, one column per set (`offs`: set -> offline part); the scripted rows are dev's (`scr`) or '-'."
     f = lambda x: "-" if x is None else f"{x:.0%}"
-    n = off["n"]
-    rows = [("cited gold page, factual", f(off["cited_gold_factual"]) + f" of {n['factual']}", ">= 80%", off["cited_gold_factual"] >= .8),
-            ("keyword-complete, factual", f(off["keyword_complete_factual"]) + f" of {n['factual']}", ">= 60%", off["keyword_complete_factual"] >= .6),
-            ("cited gold page, multi", f(off["cited_gold_multi"]) + f" of {n['multi']}", "", None),
-            ("keyword-complete, multi", f(off["keyword_complete_multi"]) + f" of {n['multi']}", "", None),
-            ("chitchat without retrieval", f(off["chitchat_no_retrieval"]) + f" of {n['chitchat']}", "all", off["chitchat_no_retrieval"] == 1),
-            ("unanswerable abstained", f(off["unanswerable_abstained"]) + f" of {n['unanswerable']}", "all", off["unanswerable_abstained"] == 1),
-            ("offline s/question mean, p50", f"{off['seconds_mean']:.2f}, {off['seconds_p50']:.2f}", "", None),
-            ("offline LLM calls/question mean, max", f"{off['llm_calls_mean']:.1f}, {off['llm_calls_max']}", "", None),
-            ("graph overhead ms p50, p95 (scripted)", f"{scr['overhead_ms_p50']:.1f}, {scr['overhead_ms_p95']:.1f}", "< 20 ms", scr["overhead_ms_p95"] < 20),
-            ("LLM calls/question (scripted) min-max", f"{scr['llm_calls_min']}-{scr['llm_calls_max']}", "", None),
-            ("engine.search ms p50, p95 (same runs)", f"{scr['search_ms_p50']:.1f}, {scr['search_ms_p95']:.1f}", "", None)]
-    w = max(len(r[0]) for r in rows)
-    lines = [f"{'metric':{w}}  {'dev set':>16}  {'target':>8}  met", "-" * (w + 34)]
-    lines += [f"{m:{w}}  {v:>16}  {t:>8}  {'' if ok is None else 'yes' if ok else 'NO'}" for m, v, t, ok in rows]
-    return "\n".join(lines)
+    names = list(offs)
+    def per_set(fig): return {n: [fig(o)] for n, o in offs.items()}
+    def met(test): return ", ".join(("-" if test(o) is None else "yes" if test(o) else "NO") for o in offs.values())
+    def share_row(label, key, kind, target="", test=None):
+        return (label, per_set(lambda o: f(o[key]) + f" of {o['n'][kind]}"), target,
+                met(lambda o: None if test is None or o[key] is None else test(o[key])) if test else "")
+    rows = [share_row("cited gold page, factual", "cited_gold_factual", "factual", ">= 80%", lambda x: x >= .8),
+            share_row("keyword-complete, factual", "keyword_complete_factual", "factual", ">= 60%", lambda x: x >= .6),
+            share_row("cited gold page, multi", "cited_gold_multi", "multi"),
+            share_row("keyword-complete, multi", "keyword_complete_multi", "multi"),
+            share_row("chitchat without retrieval", "chitchat_no_retrieval", "chitchat", "all", lambda x: x == 1),
+            share_row("unanswerable abstained", "unanswerable_abstained", "unanswerable", "all", lambda x: x == 1),
+            ("offline s/question mean, p50", per_set(lambda o: f"{o['seconds_mean']:.2f}, {o['seconds_p50']:.2f}"), "", ""),
+            ("offline LLM calls/question mean, max", per_set(lambda o: f"{o['llm_calls_mean']:.1f}, {o['llm_calls_max']}"), "", "")]
+    if scr:
+        sc = lambda v: {"dev": [v]}
+        ok = ", ".join(("yes" if scr["overhead_ms_p95"] < 20 else "NO") if n == "dev" else "-" for n in names)
+        rows += [("graph overhead ms p50, p95 (scripted)", sc(f"{scr['overhead_ms_p50']:.1f}, {scr['overhead_ms_p95']:.1f}"), "< 20 ms", ok),
+                 ("LLM calls/question (scripted) min-max", sc(f"{scr['llm_calls_min']}-{scr['llm_calls_max']}"), "", ""),
+                 ("engine.search ms p50, p95 (same runs)", sc(f"{scr['search_ms_p50']:.1f}, {scr['search_ms_p95']:.1f}"), "", "")]
+    notes = {n: f"({sum(o['n'].values())} q)" for n, o in offs.items()}
+    return evalsets.side_by_side(names, ["value"], [(m, by) for m, by, _, _ in rows], extra=["target", "met (" + ", ".join(names) + ")"],
+                                 extra_rows=[[t, ok] for _, _, t, ok in rows], label="metric", notes=notes)
 
 def save(res, out: Path):
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=2, default=str))
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dev", type=Path, default=ROOT.parent / "shared" / "eval" / "dev")
-    ap.add_argument("--reps", type=int, default=3, help="passes over the questions for the scripted overhead")
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "answer.json")
-    a = ap.parse_args(argv)
-    res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()}, "targets": TARGETS}
-    questions = load_questions(a.dev / "questions.jsonl")
-    with tempfile.TemporaryDirectory() as d:
-        with Engine(Settings(_env_file=None, data_dir=Path(d))) as engine:
-            t0 = time.perf_counter()
-            rep = engine.ingest([a.dev / "corpus"], collection="eval")
-            res["ingest"] = {"pages": rep.pages, "chunks": rep.chunks, "seconds": time.perf_counter() - t0}
-            print(f"ingested {rep.pages} pages, {rep.chunks} chunks in {res['ingest']['seconds']:.0f} s; offline default:", flush=True)
-            res["offline"] = off = offline_part(engine, questions, "eval"); save(res, a.out)
-            res["scripted"] = scr = scripted_part(engine, questions, "eval", a.reps)
-            res["reranker"] = str(engine.reranker.status)
-    res["table"] = table(off, scr)
-    save(res, a.out)
-    print(); print(res["table"]); print()
+def failures(off: dict) -> list[str]:
+    out = []
     for r in off["per_question"]:
         if r["ok"]: continue
         why = []
@@ -154,7 +150,43 @@ def main(argv=None):
         if r.get("cited_gold") is False: why.append(f"no gold page cited (cited {r['cited']}, gold {r['gold']})")
         if r["kind"] == "chitchat": why.append(f"retrieved={r['retrieved']}, answer {r['answer'][:60]!r}")
         if r["kind"] == "unanswerable": why.append(f"not abstained: relevant per grading {r['relevant_per_grading']}, cited {r['cited']}")
-        print(f"FAIL {r['id']} {r['kind']}/{r['difficulty']}: " + "; ".join(why))
+        out.append(f"FAIL {r['id']} {r['kind']}/{r['difficulty']}: " + "; ".join(why))
+    return out
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    evalsets.add_arguments(ap)
+    ap.add_argument("--reps", type=int, default=3, help="passes over the dev questions for the scripted overhead")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "answer.json")
+    a = ap.parse_args(argv)
+    names = evalsets.chosen(a)
+    res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+           "code": evalsets.code_version(), "targets": TARGETS,
+           "quick": a.quick, "sets": {}}
+    scr = None
+    for n in names:
+        corpus, qpath = evalsets.locate(n, a)
+        questions = load_questions(qpath)
+        res["sets"][n] = sr = {"corpus": str(corpus), "questions_file": str(qpath)}
+        t_set = time.perf_counter()
+        with tempfile.TemporaryDirectory() as d:
+            with Engine(Settings(_env_file=None, data_dir=Path(d))) as engine:
+                t0 = time.perf_counter()
+                rep = engine.ingest([corpus], collection="eval")
+                if rep.failed: raise RuntimeError(f"ingesting {corpus} failed for some files:\n{rep}")
+                sr["ingest"] = {"pages": rep.pages, "chunks": rep.chunks, "seconds": time.perf_counter() - t0}
+                print(f"== {n}: ingested {rep.pages} pages, {rep.chunks} chunks in {sr['ingest']['seconds']:.0f} s; offline default:", flush=True)
+                sr["offline"] = offline_part(engine, questions, "eval"); save(res, a.out)
+                if n == "dev" and not a.quick:
+                    sr["scripted"] = scr = scripted_part(engine, questions, "eval", a.reps)
+                sr["reranker"] = str(engine.reranker.status)
+        sr["wall_s"] = time.perf_counter() - t_set
+        save(res, a.out)
+    res["table"] = table({n: s["offline"] for n, s in res["sets"].items()}, scr)
+    save(res, a.out)
+    print(); print(res["table"]); print()
+    for n, s in res["sets"].items():
+        for line in failures(s["offline"]): print(f"[{n}] {line}")
     print(f"wrote {a.out}")
 
 if __name__ == "__main__":

@@ -1,9 +1,13 @@
-"""Retrieval benchmark on the dev set: quality per funnel variant, ingestion throughput against the
-embedding-only ceiling, in-process search latency (also with a registry padded to a large library's),
-peak memory, and hybrid query latency of both store backends at 100,000 synthetic chunks.
+"""Retrieval benchmark on the dev and debian question sets: quality per funnel variant on each set, side by side; on dev
+only, ingestion throughput against the embedding-only ceiling, in-process search latency (also with a registry padded to
+a large library's), peak memory, and hybrid query latency of both store backends at 100,000 synthetic chunks.
 
-    python bench/retrieval.py [--dev ../shared/eval/dev] [--synthetic 100000] [--out bench/results/retrieval.json]
+    python bench/retrieval.py [--set dev|debian|both] [--quick] [--dev ../shared/eval/dev] [--debian-out DIR]
+                              [--synthetic 100000] [--out bench/results/retrieval.json]
 
+Each set is ingested into its own temporary DATA_DIR; the JSON holds one entry per set under "sets" (ingest, per-variant
+results, per-question metrics; on dev also the timings). `--quick` skips the dev-only sections (embedding ceiling,
+search latency, registry padding, backends). The debian corpus is fetched and md5-checked by bench/sets/debian/fetch.py.
 Figures are wall-clock on whatever machine runs it; compare the ratios, which are measured in one process.
 """
 import argparse, json, os, platform, resource, statistics, sys, tempfile, time
@@ -21,47 +25,60 @@ from self_rag.models import SparseVec
 from self_rag.retriever import Engine
 from self_rag.store import EdgeStore, Point, ServerStore
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import evalsets
+
 ROOT = Path(__file__).resolve().parents[1]
 
 def peak_rss_mb() -> float: return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 def pct(xs, q): return sorted(xs)[min(len(xs) - 1, int(q * len(xs)))]
 
-def bench_dev(dev: Path, reps: int):
-    "Ingest the dev corpus, compare with embedding the same chunks alone, evaluate, time searches."
-    out = {}
+def bench_set(corpus: Path, questions_path: Path, reps: int, timings: bool):
+    """Ingest a corpus into a scratch DATA_DIR and evaluate every variant on its questions. With `timings` (the dev set):
+    also compare the ingest with embedding the same chunks alone, time searches, and pad the registry."""
+    out = {"corpus": str(corpus), "questions_file": str(questions_path)}
     with tempfile.TemporaryDirectory() as d:
         s = Settings(_env_file=None, data_dir=Path(d))
         with Engine(s) as engine:
             engine.dense.embed_documents(["warm up the model"] * 4)
             t0 = time.perf_counter()
-            report = engine.ingest([dev / "corpus"], collection="eval")
+            report = engine.ingest([corpus], collection="eval")
             ingest_s = time.perf_counter() - t0
-            # The ceiling: embed exactly the same child texts, in the same batches, and nothing else.
-            files, _ = find_documents([dev / "corpus"])
-            texts = []
-            for f in files:
-                _, children = chunk_pages(load_document(f), s, version=version_of(f.name, file_sha256(f)))
-                texts += [embed_text(c) for c in children]
-            t0 = time.perf_counter()
-            for i in range(0, len(texts), s.embedding_batch_size): engine.dense.embed_documents(texts[i:i + s.embedding_batch_size])
-            embed_s = time.perf_counter() - t0
+            if report.failed: raise RuntimeError(f"ingesting {corpus} failed for some files:\n{report}")
+            files, _ = find_documents([corpus])
             out["ingest"] = {"files": len(files), "pages": report.pages, "chunks": report.chunks, "seconds": ingest_s,
-                             "pages_per_s": report.pages / ingest_s, "chunks_per_s": report.chunks / ingest_s,
-                             "embed_only_seconds": embed_s, "embed_only_chunks_per_s": len(texts) / embed_s,
-                             "ratio_to_embedding_ceiling": embed_s / ingest_s}
-            questions = load_questions(dev / "questions.jsonl")
+                             "pages_per_s": report.pages / ingest_s, "chunks_per_s": report.chunks / ingest_s}
+            if timings:
+                # The ceiling: embed exactly the same child texts, in the same batches, and nothing else.
+                texts = []
+                for f in files:
+                    _, children = chunk_pages(load_document(f), s, version=version_of(f.name, file_sha256(f)))
+                    texts += [embed_text(c) for c in children]
+                t0 = time.perf_counter()
+                for i in range(0, len(texts), s.embedding_batch_size): engine.dense.embed_documents(texts[i:i + s.embedding_batch_size])
+                embed_s = time.perf_counter() - t0
+                out["ingest"].update({"embed_only_seconds": embed_s, "embed_only_chunks_per_s": len(texts) / embed_s,
+                                      "ratio_to_embedding_ceiling": embed_s / ingest_s})
+            questions = load_questions(questions_path)
             res = evaluate(engine, questions, collection="eval")
+            out["questions"] = {"total": len(questions), "scored": res[0].questions if res else 0,
+                                "by_kind": {k: sum(q.kind == k for q in questions) for k in sorted({q.kind for q in questions})}}
             out["eval"] = [r.model_dump(exclude={"per_question"}) for r in res]
             out["eval_table"] = results_table(res)
-            lat = []
-            for _ in range(reps):
-                for q in questions:
-                    t0 = time.perf_counter(); engine.search(q.question, collection="eval"); lat.append((time.perf_counter() - t0) * 1000)
-            out["search_ms"] = {"n": len(lat), "p50": pct(lat, .5), "p95": pct(lat, .95), "mean": statistics.fmean(lat),
-                                "reranker": engine.reranker.status.model_dump() if hasattr(engine.reranker.status, "model_dump") else str(engine.reranker.status)}
-            out["registry"] = bench_registry(engine, "eval", questions, reps)
-    out["peak_rss_mb_after_dev"] = peak_rss_mb()
+            out["per_question"] = {r.variant: r.per_question for r in res}
+            out["difficulty"] = {q.id: q.difficulty for q in questions if q.gold}
+            out["reranker"] = (engine.reranker.status.model_dump() if hasattr(engine.reranker.status, "model_dump")
+                               else str(engine.reranker.status))
+            if timings:
+                lat = []
+                for _ in range(reps):
+                    for q in questions:
+                        t0 = time.perf_counter(); engine.search(q.question, collection="eval"); lat.append((time.perf_counter() - t0) * 1000)
+                out["search_ms"] = {"n": len(lat), "p50": pct(lat, .5), "p95": pct(lat, .95), "mean": statistics.fmean(lat),
+                                    "reranker": out["reranker"]}
+                out["registry"] = bench_registry(engine, "eval", questions, reps)
+    if timings: out["peak_rss_mb_after_dev"] = peak_rss_mb()
     return out
 
 def bench_registry(engine, collection: str, questions, reps: int, documents: int = 1000) -> dict:
@@ -122,43 +139,78 @@ def save(res, out: Path):
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res, indent=2))
 
+METRICS = (("hit@1", "hit@1"), ("hit@5", "hit@5"), ("mrr@10", "MRR@10"), ("ndcg@10", "nDCG@10"))
+
+def sets_table(sets: dict) -> str:
+    "Headline metrics per variant, one group of columns per set."
+    names = list(sets)
+    variants = list(dict.fromkeys(r["variant"] for s in sets.values() for r in s["eval"]))
+    rows = []
+    for v in variants:
+        by = {}
+        for n, s in sets.items():
+            r = next((r for r in s["eval"] if r["variant"] == v), None)
+            if r: by[n] = [f"{r['metrics'][k]:.3f}" for k, _ in METRICS]
+        rows.append((v, by))
+    notes = {n: f"({s['questions']['scored']} q, {s['ingest']['pages']} pages)" for n, s in sets.items()}
+    return evalsets.side_by_side(names, [h for _, h in METRICS], rows, label="variant", notes=notes)
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dev", type=Path, default=ROOT.parent / "shared" / "eval" / "dev")
+    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    evalsets.add_arguments(ap)
     ap.add_argument("--synthetic", type=int, default=100_000)
     ap.add_argument("--server-synthetic", type=int, default=None, help="points for the qdrant-client local-mode run (default: same)")
     ap.add_argument("--server-queries", type=int, default=10, help="queries timed on the qdrant-client local-mode store (slow: it is Python)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "retrieval.json")
     a = ap.parse_args(argv)
-    res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()}}
-    res["dev"] = bench_dev(a.dev, a.reps)
-    print(res["dev"]["eval_table"], flush=True); save(res, a.out)
-    rng = np.random.default_rng(0)
-    with tempfile.TemporaryDirectory() as d:
-        edge = EdgeStore(Path(d))
-        try: res["edge_100k"] = bench_backend(edge, a.synthetic, 384, 200, rng)
-        finally: edge.close()
-    n_srv = a.server_synthetic or a.synthetic
+    names = evalsets.chosen(a)
+    timings = "dev" in names and not a.quick
+    res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+           "code": evalsets.code_version(),
+           "sets": {}, "quick": a.quick}
+    for n in names:
+        corpus, qpath = evalsets.locate(n, a)
+        t0 = time.perf_counter()
+        res["sets"][n] = sr = bench_set(corpus, qpath, a.reps, timings=timings and n == "dev")
+        sr["wall_s"] = time.perf_counter() - t0
+        print(f"== {n}: {sr['ingest']['files']} files, {sr['ingest']['pages']} pages, {sr['ingest']['chunks']} chunks "
+              f"ingested in {sr['ingest']['seconds']:.0f} s; {sr['questions']['scored']} questions with gold pages", flush=True)
+        print(sr["eval_table"], flush=True); save(res, a.out)
+    res["table"] = sets_table(res["sets"])
     save(res, a.out)
-    res["server_local_mode"] = bench_backend(ServerStore(":memory:"), n_srv, 384, a.server_queries, rng)
-    res["server_local_mode"]["note"] = "qdrant-client local mode (:memory:), the only Qdrant 'server' obtainable here; a real server runs the same Query API in Rust"
+    if timings:
+        rng = np.random.default_rng(0)
+        with tempfile.TemporaryDirectory() as d:
+            edge = EdgeStore(Path(d))
+            try: res["edge_100k"] = bench_backend(edge, a.synthetic, 384, 200, rng)
+            finally: edge.close()
+        n_srv = a.server_synthetic or a.synthetic
+        save(res, a.out)
+        res["server_local_mode"] = bench_backend(ServerStore(":memory:"), n_srv, 384, a.server_queries, rng)
+        res["server_local_mode"]["note"] = "qdrant-client local mode (:memory:), the only Qdrant 'server' obtainable here; a real server runs the same Query API in Rust"
     res["peak_rss_mb"] = peak_rss_mb()
     save(res, a.out)
-    dv, ing = res["dev"], res["dev"]["ingest"]
     print()
-    print(f"ingest: {ing['pages']} pages, {ing['chunks']} chunks in {ing['seconds']:.1f} s = {ing['pages_per_s']:.1f} pages/s, "
-          f"{ing['chunks_per_s']:.1f} chunks/s; embedding alone {ing['embed_only_seconds']:.1f} s -> ratio {ing['ratio_to_embedding_ceiling']:.2f}")
-    print(f"search (full funnel, in-process, {dv['search_ms']['n']} queries): p50 {dv['search_ms']['p50']:.1f} ms, p95 {dv['search_ms']['p95']:.1f} ms")
-    rg = dv["registry"]
-    print(f"registry padded to {rg['documents']} documents ({rg['padded_kb'] / 1024:.1f} MB): search p50 {rg['search_p50_ms_padded_registry']:.1f} ms "
-          f"against {rg['search_p50_ms_dev_registry']:.1f} ms with the dev registry ({rg['ratio_padded_to_dev']:.2f}x); "
-          f"one read {rg['read_meta_ms']:.1f} ms parsed, {rg['cached_meta_ms'] * 1000:.1f} us cached")
-    for k in ("edge_100k", "server_local_mode"):
-        b = res[k]
-        print(f"{k:18} {b['points']:>7} points: upsert {b['upsert_points_per_s']:.0f} pts/s, optimize {b['optimize_s']:.1f} s, "
-              f"hybrid p50 {b['hybrid_ms_p50']:.2f} ms, p95 {b['hybrid_ms_p95']:.2f} ms")
-    print(f"peak RSS: {res['peak_rss_mb']:.0f} MB (after the dev part: {dv['peak_rss_mb_after_dev']:.0f} MB)")
+    print(res["table"])
+    for n, s in res["sets"].items():
+        ing = s["ingest"]
+        print(f"{n:7} ingest: {ing['pages']} pages, {ing['chunks']} chunks in {ing['seconds']:.1f} s = {ing['pages_per_s']:.1f} pages/s, "
+              f"{ing['chunks_per_s']:.1f} chunks/s" + (f"; embedding alone {ing['embed_only_seconds']:.1f} s -> ratio "
+                                                       f"{ing['ratio_to_embedding_ceiling']:.2f}" if "embed_only_seconds" in ing else ""))
+    if timings:
+        dv = res["sets"]["dev"]
+        print(f"dev search (full funnel, in-process, {dv['search_ms']['n']} queries): p50 {dv['search_ms']['p50']:.1f} ms, p95 {dv['search_ms']['p95']:.1f} ms")
+        rg = dv["registry"]
+        print(f"registry padded to {rg['documents']} documents ({rg['padded_kb'] / 1024:.1f} MB): search p50 {rg['search_p50_ms_padded_registry']:.1f} ms "
+              f"against {rg['search_p50_ms_dev_registry']:.1f} ms with the dev registry ({rg['ratio_padded_to_dev']:.2f}x); "
+              f"one read {rg['read_meta_ms']:.1f} ms parsed, {rg['cached_meta_ms'] * 1000:.1f} us cached")
+        for k in ("edge_100k", "server_local_mode"):
+            b = res[k]
+            print(f"{k:18} {b['points']:>7} points: upsert {b['upsert_points_per_s']:.0f} pts/s, optimize {b['optimize_s']:.1f} s, "
+                  f"hybrid p50 {b['hybrid_ms_p50']:.2f} ms, p95 {b['hybrid_ms_p95']:.2f} ms")
+        print(f"peak RSS: {res['peak_rss_mb']:.0f} MB (after the dev part: {dv['peak_rss_mb_after_dev']:.0f} MB)")
+    else: print(f"peak RSS: {res['peak_rss_mb']:.0f} MB")
     print(f"wrote {a.out}")
 
 if __name__ == "__main__":
