@@ -139,7 +139,7 @@ async def call(client:Client, console:Console, tool:str, args:dict,
         async def on_progress(progress, total, message):
             scope.deadline = anyio.current_time() + timeout
             if message:
-                status.update(f"{tool}: {message}")
+                status.update(Text(f"{tool}: {message}"))
                 console.print(Text(f"  … {message}", style="dim"))
         try: r = await client.call_tool(tool, args, read_timeout_seconds=math.inf, progress_callback=on_progress)
         except MCPError as e:
@@ -163,7 +163,7 @@ def _info(d:dict) -> str: return ", ".join(f"{k}={v}" for k, v in d.items())
 
 def _table(title:Optional[str], *cols:str, **kw) -> Table:
     "A table; a column named with a leading `>` is right-aligned."
-    t = Table(title=title, title_justify="left", **kw)
+    t = Table(title=Text(title, style="table.title") if title else None, title_justify="left", **kw)  # a query in the title is text, not markup
     for c in cols: t.add_column(c.lstrip(">"), justify="right" if c.startswith(">") else "left", overflow="fold")
     return t
 
