@@ -361,7 +361,9 @@ def ingest(self:Indexer,
         group.append(doc); total += len(doc.children)
         if sum(len(d.children) for d in group) >= self.settings.embedding_batch_size: write_group()
     if group: write_group()
-    if report.chunks: self.store.optimize(c)
+    if report.chunks:
+        self.store.optimize(c)
+        self.dense.release_memory()   # what the batches took from onnxruntime's arena goes back: a server stays small between writes
     names = catalog(self.store.cached_meta(c)).names
     for p, what in outcome.items(): getattr(report, what).append(names.get(p, Path(p).name))
     progress(done, done, "done")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from fastcore.basics import patch
 
 from .config import Settings
 
@@ -108,6 +109,25 @@ class DenseEmbedder:
         return np.asarray(next(iter(self._model.query_embed(text))), dtype=np.float32)
 
     def __repr__(self): return f"DenseEmbedder({self.name!r}, dim={self.dim})"
+
+# %% ../nbs/01_models.ipynb #b065d59b
+def _trim_heap():
+    "Hand the C heap's free memory back to the system: glibc's `malloc_trim(0)`; nothing where there is no such function."
+    import ctypes
+    try: ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError): pass
+
+@patch
+def release_memory(self:DenseEmbedder) -> None:
+    "Hand back what embedding batches left in onnxruntime's arena and in the C heap (call it after a write); the next batch takes it again."
+    sess = getattr(getattr(self._model, "model", None), "model", None)  # fastembed's onnxruntime.InferenceSession
+    inputs = sess.get_inputs() if hasattr(sess, "get_inputs") else []
+    if inputs and all(i.type == "tensor(int64)" for i in inputs):        # BERT-like: one token of zeros is a valid input
+        import onnxruntime as ort
+        ro = ort.RunOptions()
+        ro.add_run_config_entry("memory.enable_memory_arena_shrinkage", "cpu:0")  # after this run, free the arena's unused regions
+        sess.run(None, {i.name: np.zeros((1, 1), np.int64) for i in inputs}, ro)
+    _trim_heap()
 
 # %% ../nbs/01_models.ipynb #3cdb92eb
 def _dense_error(name, why, fix): return ModelError(f"Cannot load the dense model {name!r}: {why}. {fix}")
