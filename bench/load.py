@@ -1,7 +1,7 @@
 """Load and memory benchmark of `self-rag serve` over streamable HTTP: retrieve latency alone and under writes, and RSS over a soak.
 
     python bench/load.py [--dev ../shared/eval/dev] [--clients 8] [--phase1-s 30] [--soak-rounds 5] [--soak-pages 7-26]
-                         [--soak-variants shipped,release-after-write] [--out bench/results/load.json]
+                         [--soak-variants no-release,shipped] [--out bench/results/load.json]
 
 0. The dev corpus is ingested (`self-rag ingest`) into a temporary DATA_DIR (or `--base DIR`, a DATA_DIR holding it, is copied).
 1. Baseline: a real `self-rag serve --transport streamable-http` on a free loopback port; `--clients` Python SDK clients (one
@@ -14,15 +14,15 @@
    one), then `--soak-rounds` rounds of: `ingest_file` of the same document (pages `--soak-pages` of R-intro.pdf), 3 `retrieve`,
    a `rag_answer`, `delete_document`. The server's RSS (with its children) is sampled every `--sample-s` s; RSS after each round
    and the peak are reported. Variants (how the server is started; `--load-variant` picks the one of phases 1-2):
-     shipped             self_rag as it is
-     release-after-write shipped, plus `DenseEmbedder.release_memory()` after every `Indexer.ingest` (onnxruntime's arena
-                         shrunk, glibc's heap trimmed): the change proposed for nbs/05_ingest.ipynb
-     no-release          shipped, with `release_memory` made a no-op (what shipped was before that change)
+     shipped             self_rag as it is: `Indexer.ingest` ends with `DenseEmbedder.release_memory()` (onnxruntime's arena
+                         shrunk, glibc's heap trimmed)
+     no-release          shipped, with `release_memory` a no-op: what the server did before
+     gc-release-after-write  shipped, plus a full `gc.collect()` and another release after every ingest (pypdf's
+                         readers are reference cycles, freed only by a full collection)
      mem-pattern-off     the dense onnxruntime session with memory patterns off
      no-cpu-arena        the dense onnxruntime session without its CPU arena
      malloc-trim         shipped, plus glibc `malloc_trim(0)` after every ingest and delete
      malloc-arena-max-2  shipped, with MALLOC_ARENA_MAX=2 (fewer glibc per-thread heaps)
-     gc-collect          shipped, plus a full `gc.collect()` after every ingest (pypdf's readers are reference cycles)
 The RSS curves (the load server's over phases 1-2, each soak variant's) go to a PNG beside the JSON (`--png`).
 Everything runs on 127.0.0.1; every loop is bounded by a count and a time; every server is stopped at the end.
 """
@@ -74,13 +74,12 @@ _m.load_dense = _load_dense
 _RELEASE = "getattr(self.dense, 'release_memory', lambda: None)()"
 VARIANTS = {  # name: (python run before the server's own code, extra environment)
     "shipped": ("", {}),
-    "release-after-write": (_after("ingest", _RELEASE), {}),
     "no-release": ("import self_rag.models as _m; _m.DenseEmbedder.release_memory = lambda self: None\n", {}),
+    "gc-release-after-write": (_after("ingest", "gc.collect(); " + _RELEASE), {}),
     "mem-pattern-off": (_session({"enable_mem_pattern": False}), {}),
     "no-cpu-arena": (_session({"enable_cpu_mem_arena": False}), {}),
     "malloc-trim": (_after("ingest", "ctypes.CDLL(None).malloc_trim(0)") + _after("delete", "ctypes.CDLL(None).malloc_trim(0)"), {}),
     "malloc-arena-max-2": ("", {"MALLOC_ARENA_MAX": "2"}),
-    "gc-collect": (_after("ingest", "gc.collect()"), {}),
 }
 
 def pct(xs, q): return sorted(xs)[min(len(xs) - 1, int(q * len(xs)))] if xs else None
@@ -161,8 +160,11 @@ async def call(session, tool:str, args:dict, timeout:float) -> tuple[float, bool
     t = time.perf_counter()
     try:
         r = await session.call_tool(tool, args, read_timeout_seconds=timeout)
-        ok = not r.is_error and (tool != "retrieve" or bool(r.structured_content["hits"]))
-        out = r.structured_content if ok else (r.content[0].text if r.content else "error")
+        sc = r.structured_content or {}
+        ok = not r.is_error and {"retrieve": lambda: bool(sc["hits"]),                          # a search that finds nothing failed
+                                 "ingest_file": lambda: sc["chunks"] > 0 and not sc["failed"],  # so did an ingest that indexed nothing
+                                 }.get(tool, lambda: True)()
+        out = sc if ok else (r.content[0].text if r.is_error and r.content else sc or "error")
     except Exception as e: ok, out = False, f"{type(e).__name__}: {e}"
     return (time.perf_counter() - t) * 1000, ok, out
 
@@ -241,6 +243,7 @@ def page_subset(src:Path, pages:str, dst:Path) -> Path:
     from pypdf import PdfReader, PdfWriter
     a, b = (int(x) for x in pages.split("-"))
     r, w = PdfReader(src), PdfWriter()
+    if not 1 <= a <= b <= len(r.pages): raise SystemExit(f"--soak-pages {pages}: {src.name} has pages 1-{len(r.pages)}")
     for p in r.pages[a - 1:b]: w.add_page(p)
     with open(dst, "wb") as f: w.write(f)
     return dst
@@ -267,7 +270,12 @@ def draw(res:dict, load_samples:list, soak_samples:dict, png:Path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(11, 8.5), constrained_layout=True)
+    n = bool(load_samples) + bool(soak_samples)
+    if not n: return
+    fig, axes = plt.subplots(n, 1, figsize=(11, 4.25 * n), constrained_layout=True, squeeze=False)
+    panels = iter(axes[:, 0])
+    ax1 = next(panels) if load_samples else None
+    ax2 = next(panels) if soak_samples else None
     if load_samples:
         t = [s[0] for s in load_samples]; m = [s[1] for s in load_samples]
         ax1.plot(t, m, color="#4c78a8", lw=1.5, label="server RSS")
@@ -281,7 +289,7 @@ def draw(res:dict, load_samples:list, soak_samples:dict, png:Path):
                       f"p95 {p1['p95_ms']:.0f} -> {p2['retrieve']['p95_ms']:.0f} ms; errors {p1['errors']} / {p2['retrieve']['errors']}", fontsize=10)
         ax1.set_xlabel("seconds since the server was ready"); ax1.set_ylabel("RSS, MB"); ax1.legend(loc="upper left"); ax1.grid(alpha=0.3)
         ax1.set_ylim(bottom=0)
-    palette = ["#e45756", "#4c78a8", "#54a24b", "#b279a2", "#f58518"]
+    palette = ["#e45756", "#4c78a8", "#54a24b", "#b279a2", "#f58518", "#72b7b2", "#eeca3b", "#9d755d", "#bab0ac"]
     for (name, samples), c in zip(soak_samples.items(), palette):
         s = res["soak"][name]
         ax2.plot([x[0] for x in samples], [x[1] for x in samples], color=c, lw=1.5, label=f"{name}: peak {s['peak_mb']:.0f} MB")
@@ -290,10 +298,15 @@ def draw(res:dict, load_samples:list, soak_samples:dict, png:Path):
             ts = [x[0] for x in samples if x[2] == f"round {r}"]
             if ts: ends.append(max(ts))
         ax2.plot(ends, [r["after_round_mb"] for r in s["rounds"]][:len(ends)], "o", color=c, ms=5)
+    if ax2 is None: return _save(fig, png)
     ax2.set_title(f"Soak: per round ingest_file + 3 retrieve + rag_answer + delete_document of the same document "
                   f"({res['soak_doc']['chunks']} chunks); dots: RSS after each round", fontsize=10)
     ax2.set_xlabel("seconds since the server was ready"); ax2.set_ylabel("RSS, MB"); ax2.legend(loc="lower right"); ax2.grid(alpha=0.3)
     ax2.set_ylim(bottom=0)
+    _save(fig, png)
+
+def _save(fig, png:Path):
+    import matplotlib.pyplot as plt
     png.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png, dpi=110); plt.close(fig)
 
@@ -308,7 +321,7 @@ def main():
     ap.add_argument("--ingest-doc", type=Path, help="the PDF ingested under load (default: the corpus's R-intro.pdf)")
     ap.add_argument("--soak-rounds", type=int, default=5)
     ap.add_argument("--soak-pages", default="7-26", help="pages of R-intro.pdf that make the soak's document")
-    ap.add_argument("--soak-variants", default="shipped,release-after-write", help=f"comma-separated, of: {', '.join(VARIANTS)}")
+    ap.add_argument("--soak-variants", default="no-release,shipped", help=f"comma-separated, of: {', '.join(VARIANTS)}")
     ap.add_argument("--load-variant", default="shipped", help="how the server of phases 1-2 is started (a soak variant)")
     ap.add_argument("--soak-max-s", type=float, default=900, help="per variant, at most")
     ap.add_argument("--skip-load", action="store_true", help="only the soak")
@@ -338,8 +351,9 @@ def main():
                                          "phase2_peak": sampler.peak("phase 2"), "end": sampler.now()}
                 load_samples = list(sampler.samples)
             res["load"]["rss_samples"] = [(round(t, 2), round(m, 1), ph) for t, m, ph in load_samples]
-        soak_doc = page_subset(intro, a.soak_pages, work / "soak.pdf")
-        res["soak"], res["soak_doc"] = {}, {"pages": a.soak_pages, "source": intro.name, "chunks": None}
+        soak_src = a.dev / "corpus" / "R-intro.pdf"
+        soak_doc = page_subset(soak_src, a.soak_pages, work / "soak.pdf")
+        res["soak"], res["soak_doc"] = {}, {"pages": a.soak_pages, "source": soak_src.name, "chunks": None}
         for v in variants:
             data = fresh_copy(base, work / f"soak-{v}")
             doc = shutil.copy(soak_doc, data / "documents" / "soak.pdf")
@@ -387,14 +401,19 @@ def report(res:dict):
         n = max(len(s["rounds"]) for s in res["soak"].values())
         print(f"\nsoak: {n} rounds of ingest_file ({res['soak_doc']['chunks']} chunks) + 3 retrieve + rag_answer + delete_document, "
               "RSS MB of the server")
-        print(f"{'variant':20} {'err':>4} {'start':>6} {'warm':>6} " + " ".join(f"{'r' + str(i + 1):>6}" for i in range(n)) + f" {'peak':>6} {'r2->last':>8}")
+        print(f"{'variant':23} {'RSS after':12} {'err':>4} {'start':>6} {'warm':>6} " + " ".join(f"{'r' + str(i + 1):>6}" for i in range(n))
+              + f" {'peak':>6} {'r2->last':>8}")
         for v, s in res["soak"].items():
-            after = [r["after_round_mb"] for r in s["rounds"]]
-            growth = f"{after[-1] - after[1]:+8.0f}" if len(after) > 2 else f"{'-':>8}"
-            print(f"{v:20} {s['errors']:4d} {s['start_mb']:6.0f} {s['after_warmup_mb']:6.0f} " + " ".join(f"{x:6.0f}" for x in after)
-                  + " " * 7 * (n - len(after)) + f" {s['peak_mb']:6.0f} {growth}")
+            for what, key in (("the round", "after_round_mb"), ("the ingest", "after_ingest_mb")):
+                after = [r[key] for r in s["rounds"]]
+                growth = f"{after[-1] - after[1]:+8.0f}" if len(after) > 2 else f"{'-':>8}"
+                first = key == "after_round_mb"
+                head = f"{s['errors']:4d} {s['start_mb']:6.0f} {s['after_warmup_mb']:6.0f}" if first else " " * 18
+                peak = f"{s['peak_mb']:6.0f}" if first else " " * 6
+                print(f"{v if first else '':23} {what:12} {head} " + " ".join(f"{x:6.0f}" for x in after) + " " * 7 * (n - len(after))
+                      + f" {peak} {growth}")
             for x in s["failures"][:5]: print(f"  failure: {x}")
-        print("(start: server ready; warm: after the first rag_answer, which loads litellm and LangGraph; rN: after round N; "
-              "r2->last: growth from the end of round 2 to the last)")
+        print("(start: server ready; warm: after the first rag_answer, which loads litellm and LangGraph; rN: after round N, or after its ingest_file; "
+              "r2->last: growth from round 2 to the last)")
 
 if __name__ == "__main__": sys.exit(main())
