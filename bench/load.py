@@ -26,8 +26,7 @@
 The RSS curves (the load server's over phases 1-2, each soak variant's) go to a PNG beside the JSON (`--png`).
 Everything runs on 127.0.0.1; every loop is bounded by a count and a time; every server is stopped at the end.
 """
-import argparse, json, os, platform, shutil, statistics, subprocess, sys, tempfile, threading, time
-from contextlib import contextmanager
+import argparse, json, os, platform, shutil, subprocess, sys, tempfile, threading, time
 from pathlib import Path
 
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
@@ -35,12 +34,12 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # run as a script, this file's folder comes first on sys.path, and bench/mcp.py would shadow the `mcp` package
 sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-import anyio, httpx, httpx2, psutil
+import anyio, httpx2, psutil
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from self_rag.eval import load_questions
-from self_rag.server import SERVE, free_port
+from self_rag.server import background_server
 
 ROOT = Path(__file__).resolve().parents[1]
 SELF_RAG = shutil.which("self-rag") or str(Path(sys.executable).with_name("self-rag"))
@@ -114,28 +113,10 @@ class Sampler:
     def __enter__(self): self._thread.start(); return self
     def __exit__(self, *a): self._stop.set(); self._thread.join(5)
 
-@contextmanager
 def server(data:Path, variant:str="shipped", timeout:float=120):
-    "`self-rag serve --transport streamable-http` on a free loopback port, started as `variant` says; stopped (killed if need be) after."
+    "`self-rag serve --transport streamable-http` on a free loopback port, started as `variant` says; yields (url, process)."
     pre, env = VARIANTS[variant]
-    port = free_port()
-    errlog = tempfile.TemporaryFile("w+")
-    p = subprocess.Popen([sys.executable, "-c", pre + SERVE, "serve", "--transport", "streamable-http", "--host", "127.0.0.1", "--port", str(port)],
-                         env={**os.environ, "DATA_DIR": str(data), **env}, stdout=subprocess.DEVNULL, stderr=errlog, text=True)
-    url, t0 = f"http://127.0.0.1:{port}", time.monotonic()
-    try:
-        while True:
-            if p.poll() is not None: errlog.seek(0); raise RuntimeError(f"self-rag serve exited ({p.returncode}): {errlog.read()[-2000:]}")
-            if time.monotonic() - t0 > timeout: raise TimeoutError(f"self-rag serve was not ready in {timeout} s")
-            try:
-                if httpx.get(f"{url}/health", timeout=1).json()["ready"]: break
-            except (httpx.HTTPError, ValueError): time.sleep(0.2)
-        yield url, p
-    finally:
-        p.terminate()
-        try: p.wait(10)
-        except subprocess.TimeoutExpired: p.kill(); p.wait()
-        errlog.close()
+    return background_server("streamable-http", {"DATA_DIR": str(data), **env}, timeout=timeout, prelude=pre)
 
 class Sessions:
     "`n` MCP client sessions over streamable HTTP on one connection pool."
