@@ -6,8 +6,8 @@
 __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'MAX_SENTENCE_WORDS', 'RELEVANCE_THRESHOLD',
            'RELEVANCE_SCORE_WEIGHT', 'EXTRACTIVE_NOTE', 'NO_CONTEXT_ANSWER', 'ANSWER_SENTENCES', 'USEFUL_COVERAGE',
            'RetrievalDecision', 'RelevanceGrade', 'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model',
-           'is_transient', 'backoff_delays', 'content_terms', 'coverage', 'sentences', 'arithmetic', 'chat_reply',
-           'offline_decision', 'question_names', 'offline_relevance', 'offline_generate', 'answer_claims',
+           'is_transient', 'backoff_delays', 'retry_after', 'content_terms', 'coverage', 'sentences', 'arithmetic',
+           'chat_reply', 'offline_decision', 'question_names', 'offline_relevance', 'offline_generate', 'answer_claims',
            'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLMCall',
            'LLM']
 
@@ -97,6 +97,13 @@ def backoff_delays(retries:int, # retries after the first attempt
                   ) -> list[float]:
     "Seconds to wait before each retry: exponential, capped."
     return [min(cap, base * 2 ** i) for i in range(retries)]
+
+def retry_after(e:BaseException) -> float|None:
+    "The seconds a reply asked us to wait before trying again (its `Retry-After` header, in seconds), or None."
+    headers = getattr(e, "litellm_response_headers", None) or getattr(getattr(e, "response", None), "headers", None) or {}
+    value = next((v for k, v in dict(headers).items() if k.lower() == "retry-after"), None)
+    try: return max(0.0, float(value)) if value is not None else None
+    except (TypeError, ValueError): return None  # an HTTP date: the backoff applies
 
 # %% ../nbs/10_llm.ipynb #86f51f63
 _STOP = frozenset("""a about above after again against all also am an and any are as at be because been before being below between
@@ -393,7 +400,7 @@ class LLM:
             except Exception as e:
                 if not is_transient(e): return done("", False, _why(e))
                 if attempts > len(delays): return done("", False, f"gave up after {attempts} attempts: {_why(e)}")
-                time.sleep(delays[attempts - 1])
+                time.sleep(min(max(delays[attempts - 1], retry_after(e) or 0), self.settings.llm_timeout))
 
     def structured(self, task:str, # what the call is for
                    messages:list[dict], # the prompt; it asks for JSON

@@ -23,7 +23,7 @@ DURATIONS = {
     "08_retriever.ipynb": 469, "05_ingest.ipynb": 443, "02_loaders.ipynb": 421, "15_server.ipynb": 271,
     "18_docs.ipynb": 231, "16_client.ipynb": 188, "index.ipynb": 120, "10_llm.ipynb": 75, "04_store.ipynb": 60,
     "03_chunker.ipynb": 42, "17_migrate.ipynb": 39, "01_models.ipynb": 37, "11_prompts.ipynb": 34,
-    "20_faults.ipynb": 300, "21_hostile.ipynb": 120, "07_rerank.ipynb": 21, "13_routes.ipynb": 17, "12_nodes.ipynb": 17, "06_mmr.ipynb": 6, "00_config.ipynb": 5,
+    "20_faults.ipynb": 300, "21_hostile.ipynb": 120, "22_wire.ipynb": 60, "07_rerank.ipynb": 21, "13_routes.ipynb": 17, "12_nodes.ipynb": 17, "06_mmr.ipynb": 6, "00_config.ipynb": 5,
 }
 
 def name(nb:Path) -> str: return nb.relative_to(ROOT / "nbs").as_posix()
