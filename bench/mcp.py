@@ -5,7 +5,8 @@
 1. The dev corpus is ingested into a temporary DATA_DIR (so it runs from a clean clone).
 2. Baseline, in this process: `Engine.search` on every dev question (what `retrieve` runs), p50/p95.
 3. The SDK's in-process client on `SelfRagServer.mcp`: the protocol's own cost without any transport.
-4. Cold start: from spawning `self-rag serve` (stdio) to the first answered `tools/call retrieve`, `--reps` times.
+4. Cold start: from spawning `self-rag serve` (stdio) to the first answered `tools/call retrieve`, `--reps` times; then
+   the session's first `rag_answer`, asked at once, against its second.
 5. `retrieve` over stdio (one server process; 1 and 8 requests in flight on its session: a stdio server has one client)
    and over streamable HTTP (1 and 8 client sessions at once): latency p50/p95 per call, throughput, errors.
 6. Over streamable HTTP, three clients of one server, each round running the in-process search (on a copy of DATA_DIR) and
@@ -86,16 +87,23 @@ def server_env(data_dir) -> dict:
     return {**os.environ, "DATA_DIR": str(data_dir)}
 
 async def cold_start(data_dir, question) -> dict:
-    "Seconds from spawning `self-rag serve` to the first answered retrieve, and the server's own warm-up."
+    """Seconds from spawning `self-rag serve` to the first answered retrieve, and the server's own warm-up; then the first
+    `rag_answer` of the session, asked at once (LangGraph and litellm still loading in the background), and a second one."""
     t0 = time.perf_counter()
     params = StdioServerParameters(command=SELF_RAG, args=["serve"], env=server_env(data_dir))
     with open(os.devnull, "w") as devnull:
         async with Client(stdio_client(params, errlog=devnull)) as c:
             r = await c.call_tool("retrieve", {"query": question})
             first = time.perf_counter() - t0
+            answers = []
+            for _ in range(2):
+                t1 = time.perf_counter()
+                a = await c.call_tool("rag_answer", {"question": question})
+                assert not a.is_error, a
+                answers.append(time.perf_counter() - t1)
             h = (await c.call_tool("server_health", {})).structured_content
     assert not r.is_error and r.structured_content["hits"], r
-    return {"first_call_s": first, "warmup_s": h["warmup_s"]}
+    return {"first_call_s": first, "warmup_s": h["warmup_s"], "first_answer_s": answers[0], "second_answer_s": answers[1]}
 
 async def over_stdio(data_dir, questions, reps) -> dict:
     params = StdioServerParameters(command=SELF_RAG, args=["serve"], env=server_env(data_dir))
@@ -240,6 +248,8 @@ def main():
     print("(HTTP rows: each round runs the in-process search and every client once in turn, so their ratios share one baseline)")
     print(f"\ncold start to first answered retrieve (stdio): median {cold:.2f} s over {a.reps} "
           f"({', '.join('%.2f' % c['first_call_s'] for c in res['cold_start'])}); server warm-up {statistics.median(c['warmup_s'] for c in res['cold_start']):.2f} s")
+    med = lambda k: statistics.median(c[k] for c in res["cold_start"])
+    print(f"rag_answer right after that first retrieve: first of the session {med('first_answer_s'):.2f} s, second {med('second_answer_s'):.2f} s (medians)")
     print("HTTP, p50 over the baseline = the client's own CPU + the rest (server and HTTP):")
     for k, name in (("minimal", "minimal client"), ("c1", "Python SDK client"), ("typescript", "TypeScript SDK client")):
         if "skipped" in http[k]: continue

@@ -17,10 +17,10 @@ from grandalf.graphs import Edge, Graph, Vertex
 from grandalf.layouts import SugiyamaLayout
 from grandalf.routing import route_with_lines
 from nbdev.config import get_config
-from nbdev.doclinks import NbdevLookup, _nbpath2html
+from nbdev.doclinks import NbdevLookup
 from nbdev.frontmatter import FrontmatterProc
 from nbdev.process import NBProcessor, Processor
-from nbdev.processors import (_default_exp, _is_showdoc, add_show_docs, ai_magics, clean_magics, clean_show_doc,
+from nbdev.processors import (add_show_docs, ai_magics, clean_magics, clean_show_doc,
                               filter_stream_, hide_, hide_line, mv_exports, populate_language, rm_export, rm_header_dash,
                               strip_ansi, strip_hidden_metadata)
 
@@ -38,8 +38,9 @@ def doc_pages(nbs:Path, # the notebooks folder
             + [(d.name.replace("_", " ").title(), p) for d in subs for p in sorted(d.rglob("*.ipynb")) if not _skip(p, nbs)])
 
 def _page(nb:Path, nbs:Path) -> Path:
-    "A notebook's page, relative to the site: nbdev's name for it, as Markdown."
-    return _nbpath2html(Path(nb).relative_to(nbs)).with_suffix(".md")
+    "A notebook's page, relative to the site: nbdev's name for it (lower case, without the number prefix), as Markdown."
+    rel = Path(nb).relative_to(nbs)
+    return rel.with_name(re.sub(r"^\d+[a-zA-Z0-9]*_", "", rel.name.lower())).with_suffix(".md")
 
 # %% ../nbs/18_docs.ipynb #604c8e92
 _NODE = r"([\w-]+)\s*(?:(\(\[|\(\(|\[\[|\[|\(|\{)(.*?)(?:\]\)|\)\)|\]\]|\]|\)|\}))?\s*(?::::[\w-]+)?"
@@ -145,7 +146,9 @@ def _only_imports(cell) -> bool:
     except SyntaxError: return False
     return bool(body) and all(isinstance(t, (ast.Import, ast.ImportFrom)) for t in body)
 
-def _doc_cell(cell) -> bool: return cell.cell_type == "code" and bool(_is_showdoc(cell) or "exec_doc" in cell.directives_)
+def _is_show_doc(cell) -> bool: return cell.cell_type == "code" and re.search(r"^show_doc", cell.source, re.M) is not None
+def _doc_cell(cell) -> bool: return cell.cell_type == "code" and (_is_show_doc(cell) or "exec_doc" in cell.directives_)
+def _default_exp(nb) -> Optional[str]: return next((c.directives_["default_exp"][0] for c in nb.cells if "default_exp" in c.get("directives_", {})), None)
 
 def _show_doc_md(md:str) -> str:
     "`show_doc`'s Markdown with the underscores of its heading escaped (`__repr__` is a name, not bold)."
@@ -176,7 +179,7 @@ class _DocCells(Processor):
         if self.k is None or cell.cell_type != "code" or not (_doc_cell(cell) or self.imports and _only_imports(cell)): return
         self.k.cell(cell)
         if self.k.exc: raise RuntimeError(f"{self.nb.path_}: cell {cell.idx_} failed while rendering the docs:\n{cell.source}\n{self.k.exc!r}")
-        if not _is_showdoc(cell): return
+        if not _is_show_doc(cell): return
         for o in cell.get("outputs", []):
             if "text/markdown" in o.get("data", {}): o.data["text/markdown"] = [_show_doc_md("".join(o.data["text/markdown"]))]
         self.anchors.add(re.search(r"^show_doc\(\s*([\w.]+)", cell.source, re.M).group(1).lower())
