@@ -7,7 +7,7 @@ __all__ = ['Question', 'load_questions', 'ranked_pages', 'page_metrics', 'Varian
            'results_table']
 
 # %% ../nbs/09_eval.ipynb #2ff0d833
-import json, math, statistics, tempfile
+import math, statistics, tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -55,8 +55,8 @@ def page_metrics(ranked:list[tuple[str, int]], gold:set, k:int=10) -> dict:
     first = next((i for i, r in enumerate(rel, 1) if r), None)
     dcg = sum(r / math.log2(i + 1) for i, r in enumerate(rel, 1))
     idcg = sum(1 / math.log2(i + 1) for i in range(1, min(len(gold), k) + 1))
-    return {"hit@1": float(any(rel[:1])), "hit@5": float(any(rel[:5])), "mrr@10": 1 / first if first else 0.0,
-            "ndcg@10": dcg / idcg if idcg else 0.0}
+    return {"hit@1": float(any(rel[:1])), "hit@5": float(any(rel[:5])), f"mrr@{k}": 1 / first if first else 0.0,
+            f"ndcg@{k}": dcg / idcg if idcg else 0.0}
 
 # %% ../nbs/09_eval.ipynb #0ebe9849
 class VariantResult(BaseModel):
@@ -81,7 +81,7 @@ def evaluate(engine:Engine, questions:list[Question], variants=VARIANTS, k:int=1
             per_q[q.id] = page_metrics(ranked_pages(r.hits), q.gold, k)
             for s in r.trace: stages.setdefault(s.name, []).append(s.ms)
             totals.append(r.ms)
-        metrics = {m: statistics.fmean(pq[m] for pq in per_q.values()) for m in ("hit@1", "hit@5", "mrr@10", "ndcg@10")}
+        metrics = {m: statistics.fmean(pq[m] for pq in per_q.values()) for m in ("hit@1", "hit@5", f"mrr@{k}", f"ndcg@{k}")}
         out.append(VariantResult(variant=v, questions=len(scored), metrics=metrics, per_question=per_q,
                                  stage_ms={n: {"p50": _pct(x, .5), "mean": statistics.fmean(x)} for n, x in stages.items()},
                                  total_ms={"p50": _pct(totals, .5), "p95": _pct(totals, .95)}))
@@ -96,9 +96,13 @@ def eval_corpus(questions_path, corpus, variants=VARIANTS, k:int=10, settings:Op
             return evaluate(engine, load_questions(questions_path), variants, k, collection="eval")
 
 # %% ../nbs/09_eval.ipynb #cfdd7e67
+_LABELS = {"mrr": "MRR", "ndcg": "nDCG"}
+
 def results_table(results:list[VariantResult]) -> str:
-    "A plain-text table of the results, one row per variant."
-    head = f"{'variant':12} {'hit@1':>6} {'hit@5':>6} {'MRR@10':>7} {'nDCG@10':>8} {'p50 ms':>7} {'p95 ms':>7}"
-    rows = [f"{r.variant:12} {r.metrics['hit@1']:6.3f} {r.metrics['hit@5']:6.3f} {r.metrics['mrr@10']:7.3f} "
-            f"{r.metrics['ndcg@10']:8.3f} {r.total_ms['p50']:7.1f} {r.total_ms['p95']:7.1f}" for r in results]
+    "A plain-text table of the results, one row per variant; the metrics' names say the k they were scored at."
+    names = list(results[0].metrics) if results else ["hit@1", "hit@5", "mrr@10", "ndcg@10"]
+    labels = [_LABELS.get(n.split("@")[0], n.split("@")[0]) + "@" + n.split("@")[1] for n in names]
+    head = f"{'variant':12} " + " ".join(f"{l:>8}" for l in labels) + f" {'p50 ms':>7} {'p95 ms':>7}"
+    rows = [f"{r.variant:12} " + " ".join(f"{r.metrics[n]:8.3f}" for n in names) + f" {r.total_ms['p50']:7.1f} {r.total_ms['p95']:7.1f}"
+            for r in results]
     return "\n".join([head] + rows)
