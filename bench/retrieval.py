@@ -3,10 +3,11 @@ only, ingestion throughput against the embedding-only ceiling, in-process search
 a large library's), peak memory, and hybrid query latency of both store backends at 100,000 synthetic chunks.
 
     python bench/retrieval.py [--set dev|debian|both] [--quick] [--dev ../shared/eval/dev] [--debian-out DIR]
-                              [--synthetic 100000] [--out bench/results/retrieval.json]
+                              [--synthetic 100000] [--out bench/results/retrieval.json] [--compare EARLIER.json]
 
 Each set is ingested into its own temporary DATA_DIR; the JSON holds one entry per set under "sets" (ingest, per-variant
-results, per-question metrics; on dev also the timings). `--quick` skips the dev-only sections (embedding ceiling,
+results, per-question metrics; on dev also the timings). `--compare` puts an earlier run's quality figures beside
+this run's, per set and variant (a before/after table, also saved under "compare"). `--quick` skips the dev-only sections (embedding ceiling,
 search latency, registry padding, backends). The debian corpus is fetched and md5-checked by bench/sets/debian/fetch.py.
 Figures are wall-clock on whatever machine runs it; compare the ratios, which are measured in one process.
 """
@@ -155,6 +156,20 @@ def sets_table(sets: dict) -> str:
     notes = {n: f"({s['questions']['scored']} q, {s['ingest']['pages']} pages)" for n, s in sets.items()}
     return evalsets.side_by_side(names, [h for _, h in METRICS], rows, label="variant", notes=notes)
 
+def compare_table(before: dict, after: dict) -> str:
+    "Headline metrics per variant of two runs (e.g. `--compare` an earlier JSON), before and after, one pair of column groups per set."
+    groups = [(n, w, run) for n in after for w, run in (("before", before), ("after", after)) if n in run]
+    variants = list(dict.fromkeys(r["variant"] for s in after.values() for r in s["eval"]))
+    rows = []
+    for v in variants:
+        by = {}
+        for n, w, run in groups:
+            r = next((r for r in run[n]["eval"] if r["variant"] == v), None)
+            if r: by[f"{n} {w}"] = [f"{r['metrics'][k]:.3f}" for k, _ in METRICS]
+        rows.append((v, by))
+    notes = {f"{n} {w}": f"({run[n]['ingest']['chunks']} chunks)" for n, w, run in groups}
+    return evalsets.side_by_side([f"{n} {w}" for n, w, _ in groups], [h for _, h in METRICS], rows, label="variant", notes=notes)
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     evalsets.add_arguments(ap)
@@ -163,6 +178,7 @@ def main(argv=None):
     ap.add_argument("--server-queries", type=int, default=10, help="queries timed on the qdrant-client local-mode store (slow: it is Python)")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "retrieval.json")
+    ap.add_argument("--compare", type=Path, default=None, help="an earlier run's JSON: print its quality figures beside this run's (before/after)")
     a = ap.parse_args(argv)
     names = evalsets.chosen(a)
     timings = "dev" in names and not a.quick
@@ -211,6 +227,12 @@ def main(argv=None):
                   f"hybrid p50 {b['hybrid_ms_p50']:.2f} ms, p95 {b['hybrid_ms_p95']:.2f} ms")
         print(f"peak RSS: {res['peak_rss_mb']:.0f} MB (after the dev part: {dv['peak_rss_mb_after_dev']:.0f} MB)")
     else: print(f"peak RSS: {res['peak_rss_mb']:.0f} MB")
+    if a.compare:
+        before = json.loads(a.compare.read_text())
+        res["compare"] = {"file": str(a.compare), "code": before.get("code"), "table": compare_table(before["sets"], res["sets"])}
+        save(res, a.out)
+        print(f"\nbefore ({a.compare.name}, commit {(before.get('code') or {}).get('commit', '?')[:7]}) and after (this run):")
+        print(res["compare"]["table"])
     print(f"wrote {a.out}")
 
 if __name__ == "__main__":

@@ -80,13 +80,23 @@ def chunk_id(source:str, version:str, kind:str, index:int) -> str:
 # %% ../nbs/03_chunker.ipynb #c4a22d70
 _SEP = "\n\n"
 
-def _page_segments(starts:list[int], s:int, e:int, min_len:int) -> list[tuple[int,int]]:
-    "Split span `(s, e)` at page starts, merging fragments shorter than `min_len` into a neighbour."
+def _join_parts(pages:list) -> tuple[str, list[int], set[int]]:
+    "The parts' text joined, where each part starts, and which starts are page breaks inside a section."
+    text, starts, flowing = "", [], set()
+    for prev, p in zip([None] + pages, pages):
+        goes_on = prev is not None and p.section == prev.section and p.page == prev.page + 1
+        starts.append(len(text) + (len(_SEP) if text else 0))
+        if goes_on: flowing.add(starts[-1])
+        text = (text + _SEP if text else "") + p.text
+    return text, starts, flowing
+
+def _page_segments(starts:list[int], s:int, e:int, min_len:int, flowing:set[int]=frozenset()) -> list[tuple[int,int]]:
+    "Split span `(s, e)` at part starts; a fragment shorter than `min_len` joins its neighbour, and one shorter than `2*min_len` does so across a page break in `flowing`."
     cuts = [s] + [p for p in starts if s < p < e] + [e]
-    segs = [(a, b) for a, b in zip(cuts, cuts[1:])]
     merged = []
-    for a, b in segs:
-        if merged and (b - a < min_len or merged[-1][1] - merged[-1][0] < min_len): merged[-1] = (merged[-1][0], b)
+    for a, b in zip(cuts, cuts[1:]):
+        limit = 2 * min_len if a in flowing else min_len
+        if merged and (b - a < limit or merged[-1][1] - merged[-1][0] < limit): merged[-1] = (merged[-1][0], b)
         else: merged.append((a, b))
     return merged
 
@@ -97,10 +107,7 @@ def chunk_pages(pages:list, # one document's `Page`s, in order
     "Cut a document into `(parents, children)`; every child knows its parent, pages and section."
     pages = [p for p in pages if p.text.strip()]
     if not pages: return [], []
-    text, starts = "", []
-    for p in pages:
-        starts.append(len(text) + (len(_SEP) if text else 0))
-        text = (text + _SEP if text else "") + p.text
+    text, starts, flowing = _join_parts(pages)
     def page_of(off): return bisect.bisect_right(starts, off) - 1
     def make(kind, i, s, e, parent_id=None):
         while s < e and text[s].isspace(): s += 1
@@ -113,7 +120,7 @@ def chunk_pages(pages:list, # one document's `Page`s, in order
     for s, e in split_spans(text, settings.parent_chunk_size):
         parent = make("parent", len(parents), s, e)
         parents.append(parent)
-        for a, b in _page_segments(starts, s, e, settings.chunk_size // 4):
+        for a, b in _page_segments(starts, s, e, settings.chunk_size // 4, flowing):
             for cs, ce in split_spans(text, settings.chunk_size, settings.chunk_overlap, a, b):
                 children.append(make("child", len(children), cs, ce, parent.id))
     return parents, children
