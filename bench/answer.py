@@ -2,7 +2,7 @@
 side; on dev only, then with a zero-latency scripted LLM.
 
     python bench/answer.py [--set dev|debian|both] [--quick] [--dev ../shared/eval/dev] [--debian-out DIR] [--reps 3]
-                           [--out bench/results/answer.json]
+                           [--out bench/results/answer.json] [--data-dir DIR]
 
 Part 1, per set (offline default, `LLM(settings, embedder=engine.dense)`): keyword-complete answers and cited gold pages on
 the factual questions (multi reported apart), chitchat answered without retrieval, unanswerable questions abstained, seconds
@@ -158,6 +158,8 @@ def main(argv=None):
     evalsets.add_arguments(ap)
     ap.add_argument("--reps", type=int, default=3, help="passes over the dev questions for the scripted overhead")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "answer.json")
+    ap.add_argument("--data-dir", type=Path, default=None,
+                    help="keep each set's ingest in DATA_DIR/<set> and reuse it on the next run (default: a temporary folder per run)")
     a = ap.parse_args(argv)
     names = evalsets.chosen(a)
     res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
@@ -169,8 +171,8 @@ def main(argv=None):
         questions = load_questions(qpath)
         res["sets"][n] = sr = {"corpus": str(corpus), "questions_file": str(qpath)}
         t_set = time.perf_counter()
-        with tempfile.TemporaryDirectory() as d:
-            with Engine(Settings(_env_file=None, data_dir=Path(d))) as engine:
+        with tempfile.TemporaryDirectory() as tmp:
+            with Engine(Settings(_env_file=None, data_dir=a.data_dir / n if a.data_dir else Path(tmp))) as engine:
                 t0 = time.perf_counter()
                 rep = engine.ingest([corpus], collection="eval")
                 if rep.failed: raise RuntimeError(f"ingesting {corpus} failed for some files:\n{rep}")

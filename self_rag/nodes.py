@@ -8,6 +8,7 @@ __all__ = ['NO_ANSWER', 'NODE_NAMES', 'Attempt', 'keep_best', 'State', 'new_stat
 
 # %% ../nbs/12_nodes.ipynb #4476adb0
 import operator, threading, time
+from functools import partial
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Callable, Optional, TypedDict
 
@@ -16,7 +17,7 @@ from pydantic import BaseModel
 
 from .config import Settings
 from .llm import (NO_CONTEXT_ANSWER, LLMCall, RelevanceGrade, RetrievalDecision, SupportGrade, UsefulnessGrade,
-                          parse_json)
+                          collection_stats, parse_json)
 from .prompts import (context_xml, decision_messages, generation_messages, relevance_messages,
                               rewrite_messages, support_messages, usefulness_messages)
 from .retriever import Engine, Hit
@@ -84,13 +85,13 @@ class ScriptedLLM:
     def _call(self, task, t0, ok=True, note=None):
         return LLMCall(task=task, model=self.model, ms=(time.perf_counter() - t0) * 1000, ok=ok, note=note)
 
-    def complete(self, task:str, messages:list[dict]) -> tuple[str, LLMCall]:
+    def complete(self, task:str, messages:list[dict], stats=None) -> tuple[str, LLMCall]:
         t0 = time.perf_counter()
         a = self._next(task, messages)
         if isinstance(a, Exception): return "", self._call(task, t0, ok=False, note=f"{type(a).__name__}: {a}")
         return str(a), self._call(task, t0)
 
-    def structured(self, task:str, messages:list[dict], schema:type[BaseModel], fallback:BaseModel) -> tuple[BaseModel, LLMCall]:
+    def structured(self, task:str, messages:list[dict], schema:type[BaseModel], fallback:BaseModel, stats=None) -> tuple[BaseModel, LLMCall]:
         t0 = time.perf_counter()
         a = self._next(task, messages)
         parsed = None if isinstance(a, Exception) else schema.model_validate(a) if isinstance(a, dict) else parse_json(a, schema)
@@ -112,6 +113,10 @@ class Nodes:
         self.engine, self.llm, self.settings = engine, llm, settings or engine.settings
         # one pool for the graph's lifetime: starting threads on every grading showed up as the overhead's tail
         self.pool = ThreadPoolExecutor(max_workers=self.settings.grade_concurrency, thread_name_prefix="grade")
+
+    def stats(self, state:State):
+        "The searched collection's term statistics, counted when the offline provider first asks (`LLM.complete`'s `stats`)."
+        return partial(collection_stats, self.engine.store, state.get("collection") or self.settings.qdrant_collection)
 
 def abstains(state:State) -> bool:
     "Retrieval ran and no document was graded relevant: there is nothing to answer from."
@@ -139,7 +144,8 @@ def relevance_grader(self:Nodes, state:State) -> dict:
     docs, q, known = state.get("documents", []), state["question"], state.get("grades") or {}
     fallback = RelevanceGrade(thought="no usable grade: keep the retrieved document", answer="YES")
     todo = [(i, h) for i, h in enumerate(docs, 1) if h.chunk_id not in known]
-    def grade(i, hit): return self.llm.structured("relevance", relevance_messages(q, hit, index=i), RelevanceGrade, fallback)
+    stats = self.stats(state)
+    def grade(i, hit): return self.llm.structured("relevance", relevance_messages(q, hit, index=i), RelevanceGrade, fallback, stats)
     out = list(self.pool.map(grade, *zip(*todo))) if todo else []
     grades = known | {h.chunk_id: g.answer == "YES" for (_, h), (g, _) in zip(todo, out)}
     return {"relevant": [h for h in docs if grades[h.chunk_id]], "grades": grades, "llm_calls": [c for _, c in out]}
@@ -156,7 +162,7 @@ def context_builder(self:Nodes, state:State) -> dict:
 def generator(self:Nodes, state:State) -> dict:
     "Answer the question from the context; abstain without the LLM when no document is relevant."
     if abstains(state): return {"answer": NO_ANSWER, "notes": ["no retrieved document was relevant: answered without the LLM"]}
-    text, call = self.llm.complete("generate", generation_messages(state["question"], state.get("context", "")))
+    text, call = self.llm.complete("generate", generation_messages(state["question"], state.get("context", "")), self.stats(state))
     return {"answer": text.strip(), "llm_calls": [call], "notes": [] if call.ok else [f"generation failed: {call.note}"]}
 
 # %% ../nbs/12_nodes.ipynb #6377a9fa
@@ -183,7 +189,7 @@ def usefulness_grader(self:Nodes, state:State) -> dict:
     if not answer or abstains(state): label = "not_useful"
     else:
         g, call = self.llm.structured("usefulness", usefulness_messages(state["question"], answer), UsefulnessGrade,
-                                      UsefulnessGrade(thought="no usable grade: not confirmed useful", label="not_useful"))
+                                      UsefulnessGrade(thought="no usable grade: not confirmed useful", label="not_useful"), self.stats(state))
         label, calls = g.label, [call]
     return {"usefulness": label, "best": keep_best(state.get("best"), _attempt(state, support=state.get("support"), usefulness=label)),
             "llm_calls": calls}

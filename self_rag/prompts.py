@@ -58,7 +58,8 @@ def relevance_messages(question:str, # the user's question
     return _messages("relevance",
         "You grade whether a retrieved document is relevant to a user's question. "
         "It is relevant (YES) if it contains facts, keywords or explanations that help answer the question, even partly; "
-        "otherwise NO. The relevance score in its metadata is the retriever's estimate, a hint only.\n"
+        "otherwise NO. A document that is only on the same general topic, and never mentions the particular thing asked about "
+        "(a tool, package, function, option or name), is NO. The relevance score in its metadata is the retriever's estimate, a hint only.\n"
         + _json_reply("answer", '"YES" or "NO"'), f"{_q(question)}\n{context_xml([doc], start=index)}")
 
 # %% ../nbs/11_prompts.ipynb #917d4b64

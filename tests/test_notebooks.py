@@ -16,14 +16,14 @@ ROOT = Path(__file__).resolve().parents[1]
 FOUND = [p for p in (ROOT / "nbs").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts and not p.name.startswith("_")]
 
 # Seconds each notebook took with SELF_RAG_TEST_FLAGS=slow, 3 at a time on a 2-core machine that others kept
-# busy (load average 10-17), as `tools/test` prints them (pytest --durations). Only their order matters:
+# busy (load average 12-14), as `tools/test` prints them (pytest --durations). Only their order matters:
 # refresh the table when a notebook grows a lot. A notebook missing here is scheduled first.
 DURATIONS = {
-    "tutorials/getting_started.ipynb": 796, "14_graph.ipynb": 741, "19_cli.ipynb": 681, "09_eval.ipynb": 601,
-    "08_retriever.ipynb": 469, "05_ingest.ipynb": 443, "02_loaders.ipynb": 421, "15_server.ipynb": 271,
-    "18_docs.ipynb": 231, "16_client.ipynb": 188, "index.ipynb": 120, "10_llm.ipynb": 75, "04_store.ipynb": 60,
-    "03_chunker.ipynb": 42, "17_migrate.ipynb": 39, "01_models.ipynb": 37, "11_prompts.ipynb": 34,
-    "20_faults.ipynb": 300, "21_hostile.ipynb": 120, "22_wire.ipynb": 60, "07_rerank.ipynb": 21, "13_routes.ipynb": 17, "12_nodes.ipynb": 17, "06_mmr.ipynb": 6, "00_config.ipynb": 5,
+    "02_loaders.ipynb": 396, "19_cli.ipynb": 377, "20_faults.ipynb": 367, "21_hostile.ipynb": 246, "05_ingest.ipynb": 216,
+    "16_client.ipynb": 181, "18_docs.ipynb": 125, "14_graph.ipynb": 108, "15_server.ipynb": 100, "22_wire.ipynb": 84,
+    "index.ipynb": 79, "tutorials/getting_started.ipynb": 78, "08_retriever.ipynb": 75, "01_models.ipynb": 61, "10_llm.ipynb": 60,
+    "09_eval.ipynb": 54, "11_prompts.ipynb": 35, "04_store.ipynb": 24, "13_routes.ipynb": 19, "03_chunker.ipynb": 16,
+    "07_rerank.ipynb": 14, "12_nodes.ipynb": 14, "06_mmr.ipynb": 7, "17_migrate.ipynb": 7, "00_config.ipynb": 6,
 }
 
 def name(nb:Path) -> str: return nb.relative_to(ROOT / "nbs").as_posix()
