@@ -616,8 +616,10 @@ class LLM:
     def __repr__(self): return f"LLM({self.model!r})"
 
 # %% ../nbs/10_llm.ipynb #ecc3052b
+_WARM_UP = [{"role": "system", "content": "<task>decision</task>"}, {"role": "user", "content": "<question>hello</question>"}]
+
 @patch
 def load(self:LLM) -> "LLM":
-    "Import and set up litellm now rather than on the first call; returns the LLM."
-    _litellm()
+    "Import litellm and make one call of the offline provider (local, free), so that litellm's first-call work is done too; returns the LLM."
+    _litellm().completion(model=OFFLINE_MODEL, messages=_WARM_UP)
     return self
