@@ -70,8 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     "The `self-rag` argument parser, from `ARGUMENTS` and `SHARED`."
     p = argparse.ArgumentParser(prog="self-rag", description="Self-reflective retrieval over your documents, offline by default.")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (help, own, shared) in ARGUMENTS.items():
-        sp = sub.add_parser(name, help=help)
+    for name, (about, own, shared) in ARGUMENTS.items():
+        sp = sub.add_parser(name, help=about)
         for flags, kw in own + [SHARED[s] for s in shared]: sp.add_argument(*flags, **kw)
     return p
 

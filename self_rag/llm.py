@@ -117,16 +117,15 @@ really same say says see set she should show so some such tell than that the the
 those through to too try under until up upon us use used uses using very want wants was way we well were what whatever when where
 whether which while who whom whose why will with within without would yes yet you your yours""".split())
 
+@functools.cache
+def _stemmer():
+    import py_rust_stemmers
+    return py_rust_stemmers.SnowballStemmer("english")
+
 @functools.lru_cache(maxsize=65536)
 def _stem(w:str) -> str:
-    "English Snowball stem of an alphabetic word (the BM25 model's stemmer); other tokens (`read.table`, `2.43`) whole."
-    if not w.isalpha(): return w
-    global _STEMMER
-    if _STEMMER is None:
-        import py_rust_stemmers
-        _STEMMER = py_rust_stemmers.SnowballStemmer("english")
-    return _STEMMER.stem_word(w)
-_STEMMER = None
+    "English Snowball stem of an alphabetic word; other tokens (`read.table`, `2.43`) whole."
+    return _stemmer().stem_word(w) if w.isalpha() else w
 
 def content_terms(text:str) -> list[str]:
     "The text's content terms, in order, stemmed, without stopwords."

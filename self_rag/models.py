@@ -151,10 +151,10 @@ class EmbeddingCache:
                     part = keys[i:i + 500]
                     found.update(self._db.execute(f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(part))})", part).fetchall())
         except sqlite3.Error as e: log.warning("embedding cache %s: not read (%s); computing the vectors", self.path, e)
-        out = np.zeros((len(texts), dim), np.float32)
-        missing = [i for i, k in enumerate(keys) if len(found.get(k, b"")) != 4 * dim]
+        out, missing = np.zeros((len(texts), dim), np.float32), []
         for i, k in enumerate(keys):
-            if i not in missing: out[i] = np.frombuffer(found[k], np.float32)
+            if len(v := found.get(k, b"")) == 4 * dim: out[i] = np.frombuffer(v, np.float32)
+            else: missing.append(i)
         return out, missing
 
     def put(self, texts:list[str], vecs:np.ndarray):
