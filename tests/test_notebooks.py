@@ -19,11 +19,11 @@ FOUND = [p for p in (ROOT / "nbs").rglob("*.ipynb") if ".ipynb_checkpoints" not 
 # busy (load average 12-14), as `tools/test` prints them (pytest --durations). Only their order matters:
 # refresh the table when a notebook grows a lot. A notebook missing here is scheduled first.
 DURATIONS = {
-    "02_loaders.ipynb": 396, "19_cli.ipynb": 377, "20_faults.ipynb": 367, "21_hostile.ipynb": 246, "05_ingest.ipynb": 216,
-    "16_client.ipynb": 181, "18_docs.ipynb": 125, "14_graph.ipynb": 108, "15_server.ipynb": 100, "22_wire.ipynb": 84,
-    "index.ipynb": 79, "tutorials/getting_started.ipynb": 78, "08_retriever.ipynb": 75, "01_models.ipynb": 61, "10_llm.ipynb": 60,
-    "09_eval.ipynb": 54, "11_prompts.ipynb": 35, "04_store.ipynb": 24, "13_routes.ipynb": 19, "03_chunker.ipynb": 16,
-    "07_rerank.ipynb": 14, "12_nodes.ipynb": 14, "06_mmr.ipynb": 7, "17_migrate.ipynb": 7, "00_config.ipynb": 6,
+    "04_loaders.ipynb": 396, "24_cli.ipynb": 377, "26_faults.ipynb": 367, "27_hostile.ipynb": 246, "08_ingest.ipynb": 216,
+    "22_client.ipynb": 181, "25_docs.ipynb": 125, "18_graph.ipynb": 108, "21_server.ipynb": 100, "28_wire.ipynb": 84,
+    "index.ipynb": 79, "tutorials/getting_started.ipynb": 78, "11_retriever.ipynb": 75, "03_models.ipynb": 61, "14_llm.ipynb": 60,
+    "13_eval.ipynb": 54, "15_prompts.ipynb": 35, "07_store.ipynb": 24, "17_routes.ipynb": 19, "06_chunker.ipynb": 16,
+    "10_rerank.ipynb": 14, "16_nodes.ipynb": 14, "09_mmr.ipynb": 7, "23_migrate.ipynb": 7, "00_config.ipynb": 6,
 }
 
 def name(nb:Path) -> str: return nb.relative_to(ROOT / "nbs").as_posix()
