@@ -20,8 +20,9 @@ from self_rag.config import Settings
 from self_rag.eval import load_questions
 from self_rag.graph import SelfRAG
 from self_rag.llm import LLM
-from self_rag.nodes import NO_ANSWER, ScriptedLLM
-from self_rag.retriever import Engine
+from self_rag.llm import NO_ANSWER
+from self_rag.testing import ScriptedLLM
+from self_rag.engine import Engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import evalsets

@@ -21,7 +21,7 @@ import numpy as np
 from self_rag.config import Settings
 from self_rag.eval import load_questions
 from self_rag.llm import RELEVANCE_THRESHOLD, collection_stats, offline_rewrite, relevance_evidence
-from self_rag.retriever import Engine
+from self_rag.engine import Engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import evalsets

@@ -37,7 +37,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from self_rag.config import Settings
 from self_rag.eval import load_questions
-from self_rag.retriever import Engine
+from self_rag.engine import Engine
 from self_rag.server import SelfRagServer, background_server
 
 ROOT = Path(__file__).resolve().parents[1]

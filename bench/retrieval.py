@@ -22,8 +22,8 @@ from self_rag.config import Settings
 from self_rag.eval import evaluate, load_questions, results_table
 from self_rag.ingest import embed_text, file_sha256, version_of
 from self_rag.loaders import find_documents, load_document
-from self_rag.models import SparseVec
-from self_rag.retriever import Engine
+from self_rag.results import SparseVec
+from self_rag.engine import Engine
 from self_rag.store import EdgeStore, Point, ServerStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -85,7 +85,7 @@ def bench_set(corpus: Path, questions_path: Path, reps: int, timings: bool):
 def bench_registry(engine, collection: str, questions, reps: int, documents: int = 1000) -> dict:
     """Search latency with the dev registry and with it padded to `documents` entries, in turn (each entry a copy of a real one,
     sections and all, naming a file with no points), and what one read of the padded registry costs, parsed or cached."""
-    store, real = engine.store, engine.store.read_meta(collection)
+    store, real = engine.store, engine.store.read_registry(collection)
     entry = next(iter(real["documents"].values()))
     pad = {f"/padding/{i}.pdf": {**entry, "source": f"{i}.pdf", "path": f"/padding/{i}.pdf", "version": f"{i}.pdf@padding"}
            for i in range(documents - len(real["documents"]))}
@@ -94,15 +94,15 @@ def bench_registry(engine, collection: str, questions, reps: int, documents: int
     try:
         for _ in range(reps):
             for name, meta in (("dev", real), ("padded", padded)):
-                store.write_meta(collection, meta)
+                store.write_registry(collection, meta)
                 for q in questions:
                     t0 = time.perf_counter(); engine.search(q.question, collection=collection); lat[name].append((time.perf_counter() - t0) * 1000)
         def per_call(f, n=20):
             t0 = time.perf_counter()
             for _ in range(n): f(collection)
             return (time.perf_counter() - t0) / n * 1000
-        read_ms, cached_ms = per_call(store.read_meta), per_call(store.cached_meta)
-    finally: store.write_meta(collection, real)
+        read_ms, cached_ms = per_call(store.read_registry), per_call(store.cached_registry)
+    finally: store.write_registry(collection, real)
     return {"documents": documents, "padded_kb": len(json.dumps(padded)) / 1024, "search_p50_ms_dev_registry": pct(lat["dev"], .5),
             "search_p50_ms_padded_registry": pct(lat["padded"], .5), "ratio_padded_to_dev": pct(lat["padded"], .5) / pct(lat["dev"], .5),
             "read_meta_ms": read_ms, "cached_meta_ms": cached_ms}

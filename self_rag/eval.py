@@ -14,7 +14,9 @@ from typing import Optional
 from pydantic import BaseModel, Field
 
 from .config import Settings
-from .retriever import VARIANTS, Engine, Hit
+from .engine import Engine
+from .results import Hit
+from .retriever import VARIANTS
 
 # %% ../nbs/13_eval.ipynb #c1924c2e
 class Question(BaseModel):

@@ -13,7 +13,7 @@ from typing import Optional
 from pydantic import BaseModel, Field
 
 from .config import Settings
-from .ingest import ProgressFn
+from .store import ProgressFn
 from .store import KINDS, EdgeStore, ServerStore, Store, StoreError
 
 # %% ../nbs/23_migrate.ipynb #9396fb78
@@ -44,12 +44,12 @@ MARK = "migration"  # registry key of a collection whose copy has not finished
 
 def _identical(source:Store, target:Store, name:str) -> bool:
     "Whether `target` holds collection `name` as `source` does: same registry, vector size and counts."
-    return (source.read_meta(name) == target.read_meta(name) and source.dim(name) == target.dim(name)
+    return (source.read_registry(name) == target.read_registry(name) and source.dim(name) == target.dim(name)
             and all(source.count(name, kind=k) == target.count(name, kind=k) for k in KINDS))
 
 def _unused(store:Store, name:str) -> bool:
     "Whether collection `name` holds nothing to keep: an unfinished copy, or no documents and no points."
-    meta = store.read_meta(name)
+    meta = store.read_registry(name)
     return MARK in meta or (not any(meta.get(k) for k in ("documents", "pending"))
                             and all(store.count(name, kind=k) == 0 for k in KINDS))
 
@@ -69,7 +69,7 @@ def _plan(source:Store, target:Store,
     unknown = [n for n in names if n not in have]
     if unknown: raise StoreError(f"No collection {', '.join(map(repr, unknown))} in {source}; its collections are: "
                                  f"{', '.join(have) or 'none'}.")
-    half = [n for n in names if MARK in source.read_meta(n)]
+    half = [n for n in names if MARK in source.read_registry(n)]
     if half: raise StoreError(f"Collection {', '.join(map(repr, half))} in {source} is an unfinished migration itself: "
                               "run the migration that fills it again first.")
     todo = {}
@@ -87,28 +87,28 @@ def _plan(source:Store, target:Store,
 
 # %% ../nbs/23_migrate.ipynb #f39cf5eb
 def _copy(source:Store, target:Store, name:str, batch:int, step) -> CollectionCopy:
-    t0, meta = time.perf_counter(), source.read_meta(name)
+    t0, meta = time.perf_counter(), source.read_registry(name)
     want = tuple(source.count(name, kind=k) for k in KINDS)
     if target.has_collection(name): target.drop_collection(name)
     target.create_collection(name, source.dim(name))
     mark = {"source": str(source), "started_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     hidden = set()
     def registry(): return {"documents": {}, "pending": sorted(hidden), MARK: mark}
-    target.write_meta(name, registry())                  # 1. marked: an unfinished copy, no documents
+    target.write_registry(name, registry())                  # 1. marked: an unfinished copy, no documents
     for kind in reversed(KINDS):                          # 2. parents, then children, page by page
         for page in source.scroll(name, kind, batch):
             new = {p.payload.get("version") for p in page} - hidden - {None}
             if new:
                 hidden |= new
-                target.write_meta(name, registry())      #    each version is hidden before its points arrive
-            target.upsert(name, *((page, []) if kind == "children" else ([], page)))
-            step(len(page), f"{name}: {kind}")
+                target.write_registry(name, registry())      #    each version is hidden before its points arrive
+            target.upsert(name, *((page, []) if kind == "child" else ([], page)))
+            step(len(page), f"{name}: {kind} chunks")
     target.optimize(name)
     got = tuple(target.count(name, kind=k) for k in KINDS)
     if got != want: raise StoreError(
         f"The copy of collection {name!r} is incomplete: {got[0]} of {want[0]} chunks and {got[1]} of {want[1]} parents "
         f"arrived in {target} (did the source change meanwhile?). It stays hidden there; run the migration again.")
-    target.write_meta(name, meta)                         # 3. last: the collection appears, complete
+    target.write_registry(name, meta)                         # 3. last: the collection appears, complete
     return CollectionCopy(name=name, children=got[0], parents=got[1], documents=len(meta.get("documents", {})),
                           seconds=time.perf_counter() - t0)
 

@@ -21,7 +21,7 @@ def _metadata(hit) -> str:
 def context_xml(docs:list, # retrieved `Hit`s (anything with context, source, pages, section and score)
                 start:int=1, # the number of the first document
                ) -> str:
-    "The seed's `<context>` block: each document's metadata and escaped text, numbered from `start`."
+    "The `<context>` block: each document's metadata and escaped text, numbered from `start`."
     body = "".join(f'  <document index="{i}">\n    <metadata>{_metadata(h)}</metadata>\n    <content>\n{_x(h.context.strip())}\n    </content>\n  </document>\n'
                    for i, h in enumerate(docs, start))
     return f"<context>\n{body}</context>"
