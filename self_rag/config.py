@@ -76,8 +76,11 @@ class Settings(BaseSettings):
     mcp_port: int = Field(8000, ge=1, le=65535, description="Port of the HTTP transports")
     mcp_token: Optional[SecretStr] = Field(None, description="Bearer token the HTTP transports require (`Authorization: Bearer <token>`); unset = no token, loopback only")
     mcp_allowed_roots: Annotated[list[Path], NoDecode] = Field(default_factory=list, description="Folders the ingestion tools may read, separated by ':' (os.pathsep); unset = DATA_DIR/documents, plus the server's working directory unless that is /, your home folder or a system folder")
+    watch_folders: Annotated[list[str], NoDecode] = Field(default_factory=list, description="Folders the MCP server keeps in sync while it runs (new, changed, renamed and deleted files), separated by ':' (os.pathsep); each FOLDER goes into QDRANT_COLLECTION, or FOLDER=COLLECTION into its own; unset = none")
+    watch_debounce_ms: int = Field(1600, ge=50, description="Milliseconds a folder watcher gathers file events before it syncs them (an editor's save is several events)")
+    watch_resync_s: float = Field(600, gt=0, description="Seconds between full syncs of a watched folder, which catch what the file events missed (overflowing queues, network folders)")
 
-    @field_validator("mcp_allowed_roots", mode="before")
+    @field_validator("mcp_allowed_roots", "watch_folders", mode="before")
     @classmethod
     def _split_roots(cls, v):
         if isinstance(v, str): return [p for p in v.split(os.pathsep) if p.strip()]
@@ -117,8 +120,11 @@ class Settings(BaseSettings):
 # %% ../nbs/00_config.ipynb #b3c8be31
 SYSTEM_DIRS = ("/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/nix", "/proc", "/run", "/sbin", "/snap", "/sys", "/usr", "/var",
                "/Applications", "/Library", "/System", "/private/etc", "/private/var")   # refused, and everything inside them
+
+# %% ../nbs/00_config.ipynb #f8707b1e
 SHARED_DIRS = ("/tmp", "/opt", "/srv", "/mnt", "/media", "/Volumes", "/private/tmp")  # refused themselves; a folder inside may be a project's
 
+# %% ../nbs/00_config.ipynb #b26f47e2
 def cwd_refusal(cwd:Path, # the working directory, resolved
                 home:Optional[Path], # the user's home folder, resolved; None if unknown
                ) -> Optional[str]:
@@ -135,11 +141,13 @@ def cwd_refusal(cwd:Path, # the working directory, resolved
     if any(cwd == Path(d) for d in SHARED_DIRS): return "it is a folder that many programs or users share"
     return None
 
+# %% ../nbs/00_config.ipynb #eeb11fc0
 def _home() -> Optional[Path]:
     try: return Path.home().resolve()
     except (RuntimeError, KeyError): return None  # no HOME and no password entry
 
-def default_roots(data_dir:Path,
+# %% ../nbs/00_config.ipynb #3af5ccb4
+def default_roots(data_dir:Path, # DATA_DIR: its `documents` folder is always allowed
                   cwd:Optional[Path]=None, # default: the working directory
                   home:Optional[Path]=None, # default: the user's home folder
                  ) -> tuple[list[Path], str]:
@@ -165,7 +173,8 @@ def as_env(self:Settings) -> dict[str, str]:
     return env
 
 # %% ../nbs/00_config.ipynb #fde5226d
-def env_example(settings_cls=Settings) -> str:
+def env_example(settings_cls=Settings, # a `BaseSettings` class whose fields are listed
+               ) -> str:
     "The text of `.env.example`: every setting with its description and default."
     lines = ["# self_rag settings: copy to .env and change what you need. Every line is optional.", ""]
     for name, f in settings_cls.model_fields.items():

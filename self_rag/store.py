@@ -5,7 +5,8 @@
 # %% auto #0
 __all__ = ['DENSE', 'SPARSE', 'RRF_K', 'MODES', 'KINDS', 'REGISTRY_FORMAT', 'ProgressFn', 'Point', 'Candidate', 'StoreError',
            'StoreLockedError', 'check_name', 'Fusion', 'Store', 'write_json_atomic', 'EdgeStore', 'ServerStore',
-           'open_store', 'display_names', 'upgrade_registry', 'upgrade_registries', 'Catalog', 'catalog']
+           'open_store', 'display_names', 'upgrade_registry', 'upgrade_registries', 'Catalog', 'catalog',
+           'collection_settings', 'CollectionSettingsError', 'check_collection_settings']
 
 # %% ../nbs/07_store.ipynb #21b4529a
 import fcntl, fnmatch, json, os, re, shutil, threading, uuid
@@ -21,6 +22,7 @@ import numpy as np
 from fastcore.basics import patch
 import qdrant_edge as qe
 
+from .config import Settings
 from .results import SparseVec
 
 # %% ../nbs/07_store.ipynb #96511a36
@@ -32,6 +34,7 @@ class Point:
     dense: np.ndarray | None = None  # the dense embedding
     sparse: SparseVec | None = None  # the BM25 term weights
 
+# %% ../nbs/07_store.ipynb #b463d9e8
 @dataclass
 class Candidate:
     "A search hit: the child's id, its score (cosine, BM25 or RRF), payload and, when asked for, its dense vector."
@@ -40,16 +43,20 @@ class Candidate:
     payload: dict
     dense: np.ndarray | None = None
 
+# %% ../nbs/07_store.ipynb #15315216
 class StoreError(RuntimeError):
     "The store can't do what was asked; the message says why and what to do."
 
+# %% ../nbs/07_store.ipynb #8a53c92d
 class StoreLockedError(StoreError):
     "Another process (or another store object) owns the embedded store's folder."
 
 # %% ../nbs/07_store.ipynb #0db41ac8
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,199}")
 
-def check_name(name:str) -> str:
+# %% ../nbs/07_store.ipynb #658ea93f
+def check_name(name:str, # a collection's name
+              ) -> str:
     "`name` if it can name a collection, else a `StoreError` saying what is allowed."
     if not isinstance(name, str) or not _NAME.fullmatch(name) or name.endswith(("_parents", "_meta")):
         raise StoreError(f"Invalid collection name {name!r}: use 1-200 letters, digits, '_', '-' or '.', starting with a "
@@ -57,9 +64,12 @@ def check_name(name:str) -> str:
     return name
 
 # %% ../nbs/07_store.ipynb #d7c08822
-DENSE, SPARSE, RRF_K = "dense", "bm25", 2
-_TIE_MARGIN = 8  # extra hits fetched so that ties at the cut-off are broken by id, not by the engine's internal order
+DENSE, SPARSE = "dense", "bm25"   # the names of a child's two vectors
 
+# %% ../nbs/07_store.ipynb #7cb4bdcc
+RRF_K = 2   # Qdrant's RRF constant: a hit at rank r (from 0) scores 1/(r + RRF_K)
+
+# %% ../nbs/07_store.ipynb #190f3ac5
 @dataclass(frozen=True)
 class Fusion:
     "How hybrid search fuses its dense and sparse prefetches."
@@ -67,42 +77,59 @@ class Fusion:
     rrf_k: int = RRF_K         # the RRF constant
     dense_weight: float = 1.0
     sparse_weight: float = 1.0
+
+# %% ../nbs/07_store.ipynb #4578d933
+_TIE_MARGIN = 8  # extra hits fetched so that ties at the cut-off are broken by id, not by the engine's internal order
+
+# %% ../nbs/07_store.ipynb #e6d6630b
 _CHILD_INDEXES, _PARENT_INDEXES = ("source", "version", "parent_id"), ("source", "version")
+
+# %% ../nbs/07_store.ipynb #a4002d94
 MODES = ("dense", "bm25", "hybrid")
 
+# %% ../nbs/07_store.ipynb #f03a6ec7
 def _match_any(m, field, values): return m.FieldCondition(key=field, match=m.MatchAny(any=list(values)))
 
+# %% ../nbs/07_store.ipynb #c5282fc6
 def _search_filter(m, # qdrant_edge or qdrant_client.models
                    versions=None, exclude_versions=None):
     must = [_match_any(m, "version", versions)] if versions else None
     must_not = [_match_any(m, "version", exclude_versions)] if exclude_versions else None
     return m.Filter(must=must, must_not=must_not) if must or must_not else None
 
+# %% ../nbs/07_store.ipynb #1969aa0c
 _USING = {"dense": DENSE, "sparse": SPARSE, "bm25": SPARSE}  # vector kind or search mode -> the named vector it uses
 
+# %% ../nbs/07_store.ipynb #19953458
 def _vector(m, kind, dense, sparse):
     "A dense (list) or sparse (`m.SparseVector`) vector as the backend `m` takes it."
     if kind == "dense": return np.asarray(dense, dtype=np.float32).tolist()
     return m.SparseVector(indices=list(sparse.indices), values=list(sparse.values))
 
+# %% ../nbs/07_store.ipynb #8206a415
 def _vectors(m, p:Point) -> dict:
     "The named vectors of `p` that are set."
     return {_USING[kind]: _vector(m, kind, p.dense, p.sparse) for kind, v in (("dense", p.dense), ("sparse", p.sparse)) if v is not None}
 
+# %% ../nbs/07_store.ipynb #4647c08c
 def _candidate(hit, with_vectors:bool) -> Candidate:
     dense = np.asarray(hit.vector[DENSE], dtype=np.float32) if with_vectors else None
     return Candidate(str(hit.id), float(hit.score), hit.payload or {}, dense)
 
+# %% ../nbs/07_store.ipynb #f69933c0
 def _batches(items, size):
     for i in range(0, len(items), size): yield items[i:i+size]
 
+# %% ../nbs/07_store.ipynb #06b3e086
 KINDS = ("child", "parent")  # the two kinds of `Chunk`, each kept in a collection of its own
 
+# %% ../nbs/07_store.ipynb #381345d2
 def _kind(kind:str) -> int:
     "0 for children, 1 for parents; anything else is refused."
     if kind not in KINDS: raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
     return KINDS.index(kind)
 
+# %% ../nbs/07_store.ipynb #d4e8958e
 def _point(rec) -> Point:
     "A stored record (from either backend's scroll) as a `Point`, vectors included when it has them."
     v = rec.vector or {}
@@ -238,12 +265,16 @@ def _lock_folder(path:Path):
     f.seek(0); f.truncate(); f.write(f"{os.getpid()}\n"); f.flush()
     return f
 
+# %% ../nbs/07_store.ipynb #d100fc91
 def _fsync_dir(path:Path):
     fd = os.open(path, os.O_RDONLY)
     try: os.fsync(fd)
     finally: os.close(fd)
 
-def write_json_atomic(path:Path, obj) -> None:
+# %% ../nbs/07_store.ipynb #9b4794d5
+def write_json_atomic(path:Path, # the file to replace
+                      obj, # anything `json.dumps` takes
+                     ) -> None:
     "Replace `path` with `obj` as JSON, all or nothing, on disk when this returns (temp file, fsync, rename, fsync dir)."
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -259,10 +290,12 @@ def _children_config(dim:int) -> qe.EdgeConfig:
     return qe.EdgeConfig(vectors={DENSE: qe.EdgeVectorParams(size=dim, distance=qe.Distance.Cosine)},
                          sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)})
 
+# %% ../nbs/07_store.ipynb #e2c5d8d0
 def _parents_config() -> qe.EdgeConfig:
     "Edge wants a vector: a sparse one, never filled, is the cheapest."
     return qe.EdgeConfig(sparse_vectors={"unused": qe.EdgeSparseVectorParams()})
 
+# %% ../nbs/07_store.ipynb #ff5abceb
 def _edge_nearest(kind, dense, sparse): return qe.Query.Nearest(_vector(qe, kind, dense, sparse), using=_USING[kind])
 
 # %% ../nbs/07_store.ipynb #baac7cc3
@@ -394,6 +427,7 @@ class EdgeStore(Store):
 # %% ../nbs/07_store.ipynb #662b5104
 _META_ID = 0  # the one point of `<name>_meta`
 
+# %% ../nbs/07_store.ipynb #b0b80fe5
 class ServerStore(Store):
     "Collections on a Qdrant server (`http(s)://...`), or in qdrant-client's local mode (`:memory:` or a folder)."
     backend, batch_size = "server", 256
@@ -511,7 +545,8 @@ class ServerStore(Store):
     def close(self): self.client.close()
 
 # %% ../nbs/07_store.ipynb #3255bcce
-def open_store(settings) -> Store:
+def open_store(settings, # a `Settings`: QDRANT_URL, QDRANT_API_KEY and QDRANT_TIMEOUT, else DATA_DIR
+              ) -> Store:
     "The store `settings` ask for: a Qdrant server if `QDRANT_URL` is set, else the embedded store under `DATA_DIR`."
     if settings.qdrant_url:
         key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
@@ -529,7 +564,8 @@ def require(self:Store, name:str, # the collection asked for
     return name
 
 # %% ../nbs/07_store.ipynb #44cb381b
-def display_names(paths:Iterable[str]) -> dict[str, str]:
+def display_names(paths:Iterable[str], # documents' absolute paths
+                 ) -> dict[str, str]:
     "Each path's shortest tail (file name first) that no other path of `paths` ends with."
     parts, names, n = {p: Path(p).parts for p in paths}, {}, 1
     todo = list(parts)
@@ -543,12 +579,16 @@ def display_names(paths:Iterable[str]) -> dict[str, str]:
 # %% ../nbs/07_store.ipynb #0a4651b8
 REGISTRY_FORMAT = 2  # 1: documents keyed by file name (two files of one name overwrote each other); 2: by absolute path
 
-def upgrade_registry(meta:dict) -> Optional[dict]:
+# %% ../nbs/07_store.ipynb #a7a9736f
+def upgrade_registry(meta:dict, # a registry, as `read_registry` gives it
+                    ) -> Optional[dict]:
     "`meta` rewritten in today's registry format, or None when it already is. Points are untouched: no re-embedding."
     if not meta or meta.get("format", 1) >= REGISTRY_FORMAT: return None
     return {**meta, "format": REGISTRY_FORMAT, "documents": {d["path"]: d for d in meta.get("documents", {}).values()}}
 
-def upgrade_registries(store:Store) -> list[str]:
+# %% ../nbs/07_store.ipynb #79d124f3
+def upgrade_registries(store:Store, # an open store
+                      ) -> list[str]:
     "Rewrite every collection's registry in `store` in today's format; returns the collections upgraded."
     done = []
     for c in store.collections():
@@ -571,9 +611,11 @@ class Catalog(NamedTuple):
         return [p for p, n in self.names.items()
                 if any(fnmatch.fnmatch(s, pattern) for s in (n, Path(p).name, p)) or fnmatch.fnmatch(p, "*/" + pattern)]
 
+# %% ../nbs/07_store.ipynb #a6d50ad0
 _last_catalog: tuple = (None, None)
 
-def catalog(meta:dict) -> Catalog:
+def catalog(meta:dict, # a registry
+           ) -> Catalog:
     "`Catalog.of(meta)`, made once for a registry object (the store's cached registry is one object until it changes)."
     global _last_catalog
     m, cat = _last_catalog
@@ -582,3 +624,31 @@ def catalog(meta:dict) -> Catalog:
 
 # %% ../nbs/07_store.ipynb #0fbd6277
 ProgressFn = Callable[[int, int, str], None]  # on_progress(done, total, message)
+
+# %% ../nbs/07_store.ipynb #aad34d8e
+def collection_settings(settings:Settings, # the settings in use
+                        dim:int, # the dense model's dimension
+                       ) -> dict:
+    "What a collection records about how it was made: the embedding model and its dimension, and the chunk sizes."
+    return {"embedding_model": settings.embedding_model, "dim": dim, "chunk_size": settings.chunk_size,
+            "chunk_overlap": settings.chunk_overlap, "parent_chunk_size": settings.parent_chunk_size}
+
+# %% ../nbs/07_store.ipynb #fcdc420f
+class CollectionSettingsError(ValueError):
+    "A collection was made with another embedding model than the one configured: its vectors and the new ones cannot be compared."
+
+# %% ../nbs/07_store.ipynb #90e41979
+def check_collection_settings(recorded:Optional[dict], # the collection's recorded settings (None or empty: not recorded)
+                              settings:Settings, # the settings in use
+                              dim:int, # the dimension of the dense model in use
+                              collection:str, # the collection's name, for the message
+                             ) -> None:
+    "Raise `CollectionSettingsError` if `collection` was made with another embedding model (name or dimension) than the one in use."
+    if not recorded: return
+    was, was_dim, now = recorded.get("embedding_model"), recorded.get("dim"), settings.embedding_model
+    if (was, was_dim) == (now, dim): return
+    raise CollectionSettingsError(
+        f"Collection {collection!r} was made with the embedding model {was} ({was_dim} dimensions), but EMBEDDING_MODEL is {now} "
+        f"({dim} dimensions): vectors of one model cannot be searched with another's. Use another collection (--collection, "
+        f"or QDRANT_COLLECTION), set EMBEDDING_MODEL={was} again, or re-create this collection: delete it (the MCP tool "
+        "delete_collection) and ingest its documents again.")

@@ -23,7 +23,7 @@ DURATIONS = {
     "22_client.ipynb": 181, "25_docs.ipynb": 125, "18_graph.ipynb": 108, "21_server.ipynb": 100, "28_wire.ipynb": 84,
     "index.ipynb": 79, "tutorials/getting_started.ipynb": 78, "11_retriever.ipynb": 75, "03_models.ipynb": 61, "14_llm.ipynb": 60,
     "13_eval.ipynb": 54, "15_prompts.ipynb": 35, "07_store.ipynb": 24, "17_routes.ipynb": 19, "05_formats.ipynb": 19,
-    "06_chunker.ipynb": 16, "10_rerank.ipynb": 14, "16_nodes.ipynb": 14, "09_mmr.ipynb": 7, "23_migrate.ipynb": 7, "00_config.ipynb": 6,
+    "06_chunker.ipynb": 16, "10_rerank.ipynb": 14, "16_nodes.ipynb": 14, "12_watch.ipynb": 15, "09_mmr.ipynb": 7, "23_migrate.ipynb": 7, "00_config.ipynb": 6,
 }
 
 def name(nb:Path) -> str: return nb.relative_to(ROOT / "nbs").as_posix()
