@@ -20,8 +20,8 @@ from rich.table import Table
 from rich.text import Text
 
 from .results import (Answer, AnswerResult, DocumentList, Health, Hit, IngestReport, LLMCall, Retrieval, RetrieveResult,
-                              Stage, Step, StepSummary)
-from .text import CITATION, page_list, shorten
+                              Stage, Step, StepSummary, place)
+from .text import CITATION, shorten
 
 # %% ../nbs/19_display.ipynb #93b95506
 def _cell(v) -> FT:
@@ -31,6 +31,7 @@ def _cell(v) -> FT:
                   style="text-align:right")
     return Td("" if v is None else v if isinstance(v, FT) else str(v), style="text-align:left")
 
+# %% ../nbs/19_display.ipynb #34a3772d
 def html_table(header:list[str], # column names
                rows:list[list], # one list of cells per row: text (escaped), numbers, or `FT` elements
                empty:str="nothing to show", # the one row shown when there are no rows
@@ -51,10 +52,13 @@ def html_bar(value:float, # the bar's quantity, e.g. a stage's milliseconds
     return Div(style=f"display:inline-block;width:{px}px;height:0.9em;background:#4c78a8;vertical-align:middle")
 
 # %% ../nbs/19_display.ipynb #fbdb72b4
-_HIT_COLUMNS = ["source", "pages", "section", "score", "text"]
-def _hit_cells(h:Hit, width:Optional[int]=None) -> list:
-    return [h.source, page_list(h.pages), h.section, h.score, shorten(h.text, width) if width else h.text]
+_HIT_COLUMNS = ["source", "where", "score", "text"]
 
+# %% ../nbs/19_display.ipynb #cad01834
+def _hit_cells(h:Hit, width:Optional[int]=None) -> list:
+    return [h.source, place(h), h.score, shorten(h.text, width) if width else h.text]
+
+# %% ../nbs/19_display.ipynb #b873d93b
 @patch
 def _repr_html_(self:Hit) -> str: return to_xml(html_table(_HIT_COLUMNS, [_hit_cells(self)]), indent=False)
 
@@ -65,6 +69,7 @@ def _trace_table(trace:list[Stage]) -> FT:
     return html_table(["stage", "out", "ms", "time", "note"],
                       [[s.name, s.count, round(s.ms, 1), html_bar(s.ms, top), s.note] for s in trace], empty="no stages", caption="trace")
 
+# %% ../nbs/19_display.ipynb #a95ae5cd
 @patch
 def _repr_html_(self:Retrieval) -> str:
     head = Div(B(self.query), f" · {len(self.hits)} hit{'s' * (len(self.hits) != 1)} from {self.collection} ({self.variant}) in {self.ms:.1f} ms")
@@ -90,8 +95,8 @@ def _calls(calls:list[LLMCall]) -> str:
 def _repr_html_(self:Answer) -> str:
     labels = (f"retrieval {'yes' if self.retrieved else 'no'} · support {self.support or '–'} · usefulness {self.usefulness or '–'} · "
               f"{self.retries} retries · {self.model}{' (offline, extractive)' if self.extractive else ''} · {self.ms:.0f} ms")
-    cites = html_table(["doc", "source", "pages", "section", "quote"],
-                       [[f"[Doc {c.doc}]", c.source, page_list(c.pages), c.section, c.quote] for c in self.citations], empty="no citations",
+    cites = html_table(["doc", "source", "where", "quote"],
+                       [[f"[Doc {c.doc}]", c.source, place(c), c.quote] for c in self.citations], empty="no citations",
                        caption="citations")
     top = max((s.ms for s in self.trace), default=0)
     trace = html_table(["node", "ms", "time", "produced", "LLM calls", "notes"],
@@ -155,14 +160,17 @@ def _label(label:Optional[str]) -> Text:
     if not label: return Text("-", style="dim")
     return Text(label, style="green" if label in ("fully_supported", "useful", "yes") else "yellow" if label.startswith("partial") else "red")
 
+# %% ../nbs/19_display.ipynb #722f2c19
 def _info(d:dict) -> str: return ", ".join(f"{k}={v}" for k, v in d.items())
 
+# %% ../nbs/19_display.ipynb #a725ff4e
 def _table(title:Optional[str], *cols:str, **kw) -> Table:
     "A table; a column named with a leading `>` is right-aligned."
     t = Table(title=Text(title, style="table.title") if title else None, title_justify="left", **kw)  # a query in the title is text, not markup
     for c in cols: t.add_column(c.lstrip(">"), justify="right" if c.startswith(">") else "left", overflow="fold")
     return t
 
+# %% ../nbs/19_display.ipynb #95cd6d59
 def _row(t:Table, *cells):
     "Add a row of plain text (never read as markup) or `Text`."
     t.add_row(*(c if isinstance(c, Text) else Text(str(c)) for c in cells))
@@ -170,6 +178,7 @@ def _row(t:Table, *cells):
 # %% ../nbs/19_display.ipynb #ef840e49
 def _calls_count(s:Step|StepSummary) -> int: return s.llm_calls if isinstance(s.llm_calls, int) else len(s.llm_calls)
 
+# %% ../nbs/19_display.ipynb #6a9790af
 def answer_view(a:Answer|AnswerResult, # an answer, made here or returned by `rag_answer`
                 trace:bool=True, # show the graph's trace too
                ) -> Group:
@@ -180,8 +189,8 @@ def answer_view(a:Answer|AnswerResult, # an answer, made here or returned by `ra
     body = [Text(a.answer), Text(""), grades, *(Text(n, style="yellow") for n in a.notes)]
     parts = [Panel(Group(*body), title=Text(a.question, style="bold"), title_align="left")]
     if a.citations:
-        t = _table("citations", "doc", "source", "pages", "section", "quote", show_lines=True)
-        for c in a.citations: _row(t, f"[Doc {c.doc}]", c.source, page_list(c.pages), c.section or "", c.quote)
+        t = _table("citations", "doc", "source", "where", "quote", show_lines=True)
+        for c in a.citations: _row(t, f"[Doc {c.doc}]", c.source, place(c), c.quote)
         parts.append(t)
     if not trace: return Group(*parts)
     t = _table("trace", "node", ">ms", ">LLM calls", "labels and counts")
@@ -191,14 +200,15 @@ def answer_view(a:Answer|AnswerResult, # an answer, made here or returned by `ra
 # %% ../nbs/19_display.ipynb #a8920d62
 PREVIEW = 160  # characters of a hit's text that `hits_view` shows by default
 
+# %% ../nbs/19_display.ipynb #6b3c084d
 def hits_view(r:Retrieval|RetrieveResult, # a search, made here or returned by `retrieve`
               preview:Optional[int]=PREVIEW, # characters of each hit's text to show, on one line; None: all of it
              ) -> Table:
     "The hits of a search, best first."
     t = _table(f"{len(r.hits)} hits for {r.query!r} in {r.collection} · {r.ms:.0f} ms",
-               ">#", "source", "pages", "section", ">score", "text", show_lines=True)
+               ">#", "source", "where", ">score", "text", show_lines=True)
     for i, h in enumerate(r.hits, 1):
-        _row(t, str(i), h.source, page_list(h.pages), h.section or "", f"{h.score:.3f}", h.text if preview is None else shorten(h.text, preview))
+        _row(t, str(i), h.source, place(h), f"{h.score:.3f}", h.text if preview is None else shorten(h.text, preview))
     return t
 
 # %% ../nbs/19_display.ipynb #4289ccca
@@ -218,6 +228,7 @@ def _reranker_state(rr:dict) -> Text:
     if not rr.get("available"): return Text(f"{rr['model']}: fallback, the fused order is kept: {rr.get('reason')}", style="yellow")
     return Text(f"{rr['model']}: loaded" + (f" ({rr['reason']})" if rr.get("reason") else ""), style="yellow" if rr.get("reason") else "green")
 
+# %% ../nbs/19_display.ipynb #040e0602
 def health_view(h:Health) -> Table:
     "A server's health: one row per part."
     t = _table(None, "part", "state", show_header=False, show_lines=True)

@@ -21,7 +21,7 @@ from .store import Store, open_store, upgrade_registries
 # %% ../nbs/12_engine.ipynb #7645802d
 class Engine:
     "Settings, store, models, indexer and retriever, each built on first use and shared."
-    def __init__(self, settings:Optional[Settings]=None,
+    def __init__(self, settings:Optional[Settings]=None, # default: `Settings()`, from the environment and `.env`
                  store:Optional[Store]=None, # an open store to use instead of the one `settings` ask for; the engine closes it
                 ):
         self.settings = settings or Settings()
@@ -58,14 +58,18 @@ class Engine:
 # %% ../nbs/12_engine.ipynb #9fe650a6
 @patch
 @delegates(Indexer.ingest)
-def ingest(self:Engine, paths, **kwargs) -> IngestReport:
+def ingest(self:Engine,
+           paths:list, # files and folders (searched recursively for supported formats)
+           **kwargs) -> IngestReport:
     "Index the documents under `paths` (see `Indexer.ingest`)."
     return self.indexer.ingest(paths, **kwargs)
 
 # %% ../nbs/12_engine.ipynb #829626fa
 @patch
 @delegates(Retriever.search)
-def search(self:Engine, query:str, **kwargs) -> Retrieval:
+def search(self:Engine,
+           query:str, # the question
+           **kwargs) -> Retrieval:
     "Run the retrieval funnel for `query` (see `Retriever.search`)."
     return self.retriever.search(query, **kwargs)
 

@@ -20,7 +20,7 @@ from .retriever import VARIANTS
 
 # %% ../nbs/13_eval.ipynb #c1924c2e
 class Question(BaseModel):
-    "One line of a question set (the format of `../shared/eval/dev/questions.jsonl`)."
+    "One line of a question set: the question, its kind, and the pages that answer it."
     id: str
     question: str
     kind: str
@@ -37,7 +37,9 @@ class Question(BaseModel):
         if self.sources: return {(s, int(p)) for s, p in self.pages}
         return {(self.source, int(p)) for p in self.pages}
 
-def load_questions(path) -> list[Question]:
+# %% ../nbs/13_eval.ipynb #c8eae3e4
+def load_questions(path, # a JSONL file, one question a line
+                  ) -> list[Question]:
     "Read a JSONL question file; a bad line is reported with its number."
     out = []
     for n, line in enumerate(Path(path).read_text().splitlines(), 1):
@@ -47,11 +49,16 @@ def load_questions(path) -> list[Question]:
     return out
 
 # %% ../nbs/13_eval.ipynb #d3ac78bc
-def ranked_pages(hits:list[Hit]) -> list[tuple[str, int]]:
+def ranked_pages(hits:list[Hit], # a retrieval's hits, best first
+                ) -> list[tuple[str, int]]:
     "Distinct `(source, page)` pairs in hit order: a hit spanning two pages contributes both."
     return list(dict.fromkeys((h.source, p) for h in hits for p in h.pages))
 
-def page_metrics(ranked:list[tuple[str, int]], gold:set, k:int=10) -> dict:
+# %% ../nbs/13_eval.ipynb #ed082c3b
+def page_metrics(ranked:list[tuple[str, int]], # `(source, page)` pairs, best first
+                 gold:set, # the `(source, page)` pairs that answer the question
+                 k:int=10, # the depth of MRR and nDCG
+                ) -> dict:
     "hit@1, hit@5, MRR@k and nDCG@k of one ranked page list against the gold pages."
     rel = [int(p in gold) for p in ranked[:k]]
     first = next((i for i, r in enumerate(rel, 1) if r), None)
@@ -70,9 +77,16 @@ class VariantResult(BaseModel):
     total_ms: dict[str, float]
     per_question: dict[str, dict[str, float]] = Field(default_factory=dict)
 
+# %% ../nbs/13_eval.ipynb #a9e19188
 def _pct(xs, q): return sorted(xs)[min(len(xs) - 1, int(q * len(xs)))]
 
-def evaluate(engine:Engine, questions:list[Question], variants=VARIANTS, k:int=10, collection:Optional[str]=None) -> list[VariantResult]:
+# %% ../nbs/13_eval.ipynb #8517a503
+def evaluate(engine:Engine, # an engine whose collection holds the question set's documents
+             questions:list[Question], # those without gold pages are left out
+             variants=VARIANTS, # the funnel variants to compare
+             k:int=10, # hits retrieved per question, and the depth of MRR and nDCG
+             collection:Optional[str]=None, # default: QDRANT_COLLECTION
+            ) -> list[VariantResult]:
     "Score each variant on the questions that have gold pages, retrieving `k` hits each."
     scored = [q for q in questions if q.gold]
     out = []
@@ -89,7 +103,14 @@ def evaluate(engine:Engine, questions:list[Question], variants=VARIANTS, k:int=1
                                  total_ms={"p50": _pct(totals, .5), "p95": _pct(totals, .95)}))
     return out
 
-def eval_corpus(questions_path, corpus, variants=VARIANTS, k:int=10, settings:Optional[Settings]=None, on_progress=None) -> list[VariantResult]:
+# %% ../nbs/13_eval.ipynb #a6aa1d13
+def eval_corpus(questions_path, # a JSONL question file
+                corpus, # the folder of the documents it asks about
+                variants=VARIANTS, # the funnel variants to compare
+                k:int=10, # hits retrieved per question, and the depth of MRR and nDCG
+                settings:Optional[Settings]=None, # default: `Settings()`; its DATA_DIR and QDRANT_URL are replaced by a scratch folder
+                on_progress=None, # called as ingestion goes, as `Indexer.ingest` does
+               ) -> list[VariantResult]:
     "Ingest `corpus` into a scratch store and evaluate `variants` on the questions."
     with tempfile.TemporaryDirectory() as d:
         s = (settings or Settings()).model_copy(update={"data_dir": Path(d), "qdrant_url": None})
@@ -100,7 +121,9 @@ def eval_corpus(questions_path, corpus, variants=VARIANTS, k:int=10, settings:Op
 # %% ../nbs/13_eval.ipynb #cfdd7e67
 _LABELS = {"mrr": "MRR", "ndcg": "nDCG"}
 
-def results_table(results:list[VariantResult]) -> str:
+# %% ../nbs/13_eval.ipynb #c26ca619
+def results_table(results:list[VariantResult], # what `evaluate` returns
+                 ) -> str:
     "A plain-text table of the results, one row per variant; the metrics' names say the k they were scored at."
     names = list(results[0].metrics) if results else ["hit@1", "hit@5", "mrr@10", "ndcg@10"]
     labels = [_LABELS.get(n.split("@")[0], n.split("@")[0]) + "@" + n.split("@")[1] for n in names]

@@ -31,20 +31,11 @@ from .loaders import (OCR_INSTALL, BinaryFileError, CorruptDocumentError, EmptyD
 __all__ = ['MAX_MEMBERS', 'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events', 'load_docx',
            'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'slide_page', 'load_pptx', 'load_odp', 'cell_text',
            'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows', 'load_csv',
-           'epub_toc', 'epub_spine', 'chapter_sections', 'load_epub', 'code_text', 'parser_for', 'line_blocks',
-           'group_blocks', 'is_definition', 'definition_name', 'code_units', 'code_pieces', 'load_code', 'ocr_png',
-           'ocr_images', 'ocr_pdf_pages', 'load_image']
+           'epub_spine', 'chapter_sections', 'load_epub', 'code_text', 'parser_for', 'line_blocks', 'group_blocks',
+           'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages', 'load_image']
 
 # %% ../nbs/05_formats.ipynb #29bf07bc
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the signature of OLE files: old Office formats, and encrypted new ones
-MAX_MEMBERS = 10_000      # members a document's ZIP may hold; real ones hold a few hundred at most
-_RATIO_FLOOR = 2**20      # members under 1 MiB may compress well (XML of empty cells) without harm
-_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)   # no entity expanded, nothing fetched
-
-def _xml_error(path:Path, name:str, e:etree.XMLSyntaxError) -> LoadError:
-    "The LoadError for XML that lxml refused: an entity bomb, or damage."
-    if "amplification" in str(e): return TooLargeError(path, f"has XML entities in {name} that expand without bound (an XML bomb): it is no document to load")
-    return CorruptDocumentError(path, f"has broken XML in {name} ({e}): it is damaged; open it in the program that wrote it and save it again")
 
 def _not_zip(path:Path, head:bytes) -> LoadError:
     "Why a file under a ZIP-based suffix is no ZIP."
@@ -55,7 +46,12 @@ def _not_zip(path:Path, head:bytes) -> LoadError:
         return CorruptDocumentError(path, f"is an old binary Office file (.doc, .xls or .ppt) under the suffix {path.suffix}: save it in the new format first")
     return CorruptDocumentError(path, f"is no ZIP container, as every {path.suffix} file is: it is damaged, or another format under this suffix")
 
+# %% ../nbs/05_formats.ipynb #141003fc
+MAX_MEMBERS = 10_000      # members a document's ZIP may hold; real ones hold a few hundred at most
+
 # %% ../nbs/05_formats.ipynb #d446d2dc
+_RATIO_FLOOR = 2**20      # members under 1 MiB may compress well (XML of empty cells) without harm
+
 def _zip_problem(path:Path, z:zipfile.ZipFile, settings:Settings) -> LoadError | None:
     "What makes an open ZIP container unsafe or unreadable, from its directory alone; None if nothing does."
     infos = z.infolist()
@@ -72,6 +68,7 @@ def _zip_problem(path:Path, z:zipfile.ZipFile, settings:Settings) -> LoadError |
         return EncryptedDocumentError(path, "is a password-protected OpenDocument file: open it, remove the password (File > Properties > Security in LibreOffice), save it and load that copy")
     return None
 
+# %% ../nbs/05_formats.ipynb #550badba
 def check_zip(path:Path, # a DOCX, XLSX, PPTX, OpenDocument or EPUB file
               settings:Settings, # max_unzipped_mb and max_zip_ratio
              ) -> zipfile.ZipFile:
@@ -84,9 +81,19 @@ def check_zip(path:Path, # a DOCX, XLSX, PPTX, OpenDocument or EPUB file
     if problem := _zip_problem(path, z, settings): z.close(); raise problem
     return z
 
+# %% ../nbs/05_formats.ipynb #3d2b0ab1
+_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)   # no entity expanded, nothing fetched
+
+# %% ../nbs/05_formats.ipynb #c5391bcf
+def _xml_error(path:Path, name:str, e:etree.XMLSyntaxError) -> LoadError:
+    "The LoadError for XML that lxml refused: an entity bomb, or damage."
+    if "amplification" in str(e): return TooLargeError(path, f"has XML entities in {name} that expand without bound (an XML bomb): it is no document to load")
+    return CorruptDocumentError(path, f"has broken XML in {name} ({e}): it is damaged; open it in the program that wrote it and save it again")
+
 # %% ../nbs/05_formats.ipynb #91bc86be
 def _path(heads:list[tuple[int, str]]) -> str | None: return " > ".join(dict.fromkeys(t for _, t in heads)) or None
 
+# %% ../nbs/05_formats.ipynb #03102e8f
 def pages_from_events(path:Path, # the document
                       events:Iterable[tuple], # ("heading", level, text), ("text", text) and ("page",), in reading order
                      ) -> list[Page]:
@@ -109,6 +116,7 @@ def _outline_level(el) -> int | None:
     v = int(lvl.get(qn("w:val"))) if lvl is not None else 9
     return v + 1 if v < 9 else None
 
+# %% ../nbs/05_formats.ipynb #620c95d0
 def heading_levels(doc) -> dict[str, int]:
     "Style id -> heading level (Title as 1) of a Word document's paragraph styles."
     levels = {}
@@ -121,8 +129,6 @@ def heading_levels(doc) -> dict[str, int]:
     return levels
 
 # %% ../nbs/05_formats.ipynb #794256f3
-_W_T, _W_TAB, _W_BR, _W_CR, _W_RENDERED, _W_TYPE = map(qn, ("w:t", "w:tab", "w:br", "w:cr", "w:lastRenderedPageBreak", "w:type"))
-
 def docx_table_text(table:Table) -> str:
     "A Word table, one line per row, cells joined by ' | ' (a merged cell once)."
     rows = []
@@ -132,6 +138,9 @@ def docx_table_text(table:Table) -> str:
             if c._tc not in tcs: tcs.append(c._tc); cells.append(" ".join(c.text.split()))
         rows.append(" | ".join(cells))
     return "\n".join(rows)
+
+# %% ../nbs/05_formats.ipynb #cf2f88f5
+_W_T, _W_TAB, _W_BR, _W_CR, _W_RENDERED, _W_TYPE = map(qn, ("w:t", "w:tab", "w:br", "w:cr", "w:lastRenderedPageBreak", "w:type"))
 
 def docx_events(doc) -> Iterator[tuple]:
     "Heading, text and page events of a python-docx Document's body (see `pages_from_events`)."
@@ -165,6 +174,8 @@ _ODF = {"text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0", "table": "urn:
         "draw": "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0", "presentation": "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0",
         "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0"}
 def _q(name:str) -> str: prefix, local = name.split(":"); return f"{{{_ODF[prefix]}}}{local}"
+
+# %% ../nbs/05_formats.ipynb #5dd3d0aa
 _T_S, _T_TAB, _T_BR, _T_NOTE, _T_P, _T_H, _ANNOTATION = map(_q, ("text:s", "text:tab", "text:line-break", "text:note", "text:p", "text:h", "office:annotation"))
 
 def odf_text(el) -> str:
@@ -180,7 +191,7 @@ def odf_text(el) -> str:
     return "".join(out)
 
 # %% ../nbs/05_formats.ipynb #7bc95c87
-_TABLE, _ROW, _CELL, _SOFT_BREAK = map(_q, ("table:table", "table:table-row", "table:table-cell", "text:soft-page-break"))
+_ROW, _CELL = map(_q, ("table:table-row", "table:table-cell"))
 
 def odf_table_text(table) -> str:
     "An ODF table, one line per row, cells joined by ' | ', empty cells at the end of a row left out."
@@ -190,6 +201,9 @@ def odf_table_text(table) -> str:
         while cells and not cells[-1]: cells.pop()
         if cells: rows.append(" | ".join(cells))
     return "\n".join(rows)
+
+# %% ../nbs/05_formats.ipynb #2282f5e7
+_TABLE, _SOFT_BREAK = map(_q, ("table:table", "text:soft-page-break"))
 
 def odt_events(z:zipfile.ZipFile) -> Iterator[tuple]:
     "Heading, text and page events of an ODT's content.xml, streamed (see `pages_from_events`)."
@@ -228,6 +242,7 @@ def slide_page(path:Path, # the deck
     text = clean_text("\n\n".join(t for t in [title or "", *body, f"Notes: {notes}" if notes.strip() else ""] if t.strip()))
     return Page(path.name, str(path), number, None, title, text, unit="slide") if text else None
 
+# %% ../nbs/05_formats.ipynb #ed25e85d
 def _deck(path:Path, pages:list) -> list[Page]:
     pages = [p for p in pages if p is not None]
     if not pages: raise NoTextError(path, "has no text on any slide: it holds only pictures or drawings (no OCR is applied to slides)")
@@ -242,6 +257,7 @@ def _pptx_texts(shapes, title_id:int | None) -> Iterator[str]:
         elif sh.has_text_frame: yield sh.text_frame.text
         elif getattr(sh, "has_table", False): yield "\n".join(" | ".join(c.text for c in row.cells) for row in sh.table.rows)
 
+# %% ../nbs/05_formats.ipynb #fc8c4ec1
 def load_pptx(path:Path, # a .pptx file
               settings:Settings, # ZIP limits
              ) -> list[Page]:
@@ -259,13 +275,14 @@ def load_pptx(path:Path, # a .pptx file
     return _deck(path, pages)
 
 # %% ../nbs/05_formats.ipynb #3ccaddc0
-_PAGE, _FRAME, _NOTES, _CLASS = map(_q, ("draw:page", "draw:frame", "presentation:notes", "presentation:class"))
-
 def _odf_root(path:Path, z:zipfile.ZipFile):
     "The parsed content.xml of an OpenDocument file."
     if "content.xml" not in z.NameToInfo: raise CorruptDocumentError(path, "has no content.xml, which every OpenDocument file has: it is damaged or no ODF document")
     try: return etree.fromstring(z.read("content.xml"), _XML)
     except etree.XMLSyntaxError as e: raise _xml_error(path, "content.xml", e) from e
+
+# %% ../nbs/05_formats.ipynb #34f598cf
+_PAGE, _FRAME, _NOTES, _CLASS = map(_q, ("draw:page", "draw:frame", "presentation:notes", "presentation:class"))
 
 def load_odp(path:Path, # an .odp file
              settings:Settings, # ZIP limits
@@ -293,6 +310,7 @@ def cell_text(v) -> str:
     if isinstance(v, (datetime, date, time)): return v.isoformat()
     return " ".join(str(v).split())
 
+# %% ../nbs/05_formats.ipynb #944d0517
 def row_groups(rows:Iterable[tuple[int, list]], # (row number, cell values) in order
                size:int, # characters a group may take, header included
               ) -> Iterator[tuple[int, int, str]]:
@@ -326,6 +344,7 @@ def calamine_sheets(path:Path) -> Iterator[tuple[str, Iterator[tuple[int, list]]
     for name in book.sheet_names:   # iter_rows starts at row 1 of the sheet, empty rows included, so rows count from there
         yield name, enumerate(book.get_sheet_by_name(name).iter_rows(), 1)
 
+# %% ../nbs/05_formats.ipynb #da8f490a
 def openpyxl_sheets(path:Path) -> Iterator[tuple[str, Iterator[tuple[int, list]]]]:
     "(sheet name, (row number, values)) of every worksheet, by openpyxl in read-only mode."
     book = openpyxl.load_workbook(path, read_only=True, data_only=True)
@@ -335,10 +354,10 @@ def openpyxl_sheets(path:Path) -> Iterator[tuple[str, Iterator[tuple[int, list]]
             yield ws.title, enumerate(ws.iter_rows(values_only=True), 1)
     finally: book.close()
 
+# %% ../nbs/05_formats.ipynb #9a4b1539
 def _workbook_pages(path:Path, sheets:Iterable, size:int) -> list[Page]:
     return [p for n, (name, rows) in enumerate(sheets, 1) for p in sheet_pages(path, n, name, rows, size)]
 
-# %% ../nbs/05_formats.ipynb #9a4b1539
 def load_workbook(path:Path, # an .xlsx, .xlsm, .xls or .ods file
                   settings:Settings, # ZIP limits, and chunk_size for the row groups
                  ) -> list[Page]:
@@ -356,6 +375,19 @@ def load_workbook(path:Path, # an .xlsx, .xlsm, .xls or .ods file
     return pages
 
 # %% ../nbs/05_formats.ipynb #446776f6
+def _no_nul(path:Path, lines:Iterable[str]) -> Iterator[str]:
+    "The lines, or BinaryFileError at the first NUL (the csv module of Python 3.11+ reads NULs as text)."
+    for line in lines:
+        if "\0" in line: raise BinaryFileError(path, "contains NUL bytes: it holds binary data, not a table. Check that it is the file you meant")
+        yield line
+
+# %% ../nbs/05_formats.ipynb #588255cf
+def _is_utf8(head:bytes) -> bool:
+    try: head.decode("utf-8")
+    except UnicodeDecodeError as e: return e.start >= len(head) - 3   # only a character cut at the end of the sample
+    return True
+
+# %% ../nbs/05_formats.ipynb #aacc122c
 def csv_rows(path:Path) -> Iterator[tuple[int, list]]:
     "(record number, fields) of a CSV or TSV file, streamed; BinaryFileError if its first 64 KB are no text."
     with open(path, "rb") as f: head = f.read(2**16)
@@ -364,17 +396,6 @@ def csv_rows(path:Path) -> Iterator[tuple[int, list]]:
     try: dialect = csv.excel_tab if path.suffix.lower() == ".tsv" else csv.Sniffer().sniff(sample, delimiters=",;\t|")
     except csv.Error: dialect = csv.excel
     with open(path, newline="", encoding=encoding) as f: yield from enumerate(csv.reader(_no_nul(path, f), dialect), 1)
-
-def _no_nul(path:Path, lines:Iterable[str]) -> Iterator[str]:
-    "The lines, or BinaryFileError at the first NUL (the csv module of Python 3.11+ reads NULs as text)."
-    for line in lines:
-        if "\0" in line: raise BinaryFileError(path, "contains NUL bytes: it holds binary data, not a table. Check that it is the file you meant")
-        yield line
-
-def _is_utf8(head:bytes) -> bool:
-    try: head.decode("utf-8")
-    except UnicodeDecodeError as e: return e.start >= len(head) - 3   # only a character cut at the end of the sample
-    return True
 
 # %% ../nbs/05_formats.ipynb #bba2b041
 def load_csv(path:Path, # a .csv or .tsv file
@@ -395,6 +416,7 @@ def _member(base:str, href:str) -> str:
     "The ZIP member an href in the file at folder `base` points to, without its #fragment."
     return posixpath.normpath(posixpath.join(base, unquote(href.split("#")[0])))
 
+# %% ../nbs/05_formats.ipynb #02ecf093
 _EPUB_XML = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, recover=True)   # e-books in the wild are sloppy XML
 
 def _epub_xml(path:Path, z:zipfile.ZipFile, name:str):
@@ -402,7 +424,7 @@ def _epub_xml(path:Path, z:zipfile.ZipFile, name:str):
     return etree.fromstring(z.read(name), _EPUB_XML)
 
 # %% ../nbs/05_formats.ipynb #cd12eb04
-def epub_toc(path:Path, z:zipfile.ZipFile, items:dict, toc_id:str | None, base:str) -> dict[str, str]:
+def _epub_toc(path:Path, z:zipfile.ZipFile, items:dict, toc_id:str | None, base:str) -> dict[str, str]:
     "Chapter file -> title, from the navigation document (EPUB 3) or the NCX (EPUB 2); the first entry of a file wins."
     titles = {}
     nav = next((i for i in items.values() if "nav" in (i.get("properties") or "").split()), None)
@@ -420,14 +442,16 @@ def epub_toc(path:Path, z:zipfile.ZipFile, items:dict, toc_id:str | None, base:s
     return titles
 
 # %% ../nbs/05_formats.ipynb #282375ad
-def epub_spine(path:Path, z:zipfile.ZipFile) -> tuple[str | None, list[tuple[str, str | None]]]:
+def epub_spine(path:Path, # the EPUB, named in errors
+               z:zipfile.ZipFile, # its open container
+              ) -> tuple[str | None, list[tuple[str, str | None]]]:
     "(book title, [(chapter file, its table-of-contents title)]) of an EPUB, chapters in reading order."
     rootfile = _epub_xml(path, z, "META-INF/container.xml").find(f".//{_CONTAINER}rootfile")
     if rootfile is None or not rootfile.get("full-path"): raise CorruptDocumentError(path, "names no package file in META-INF/container.xml: it is damaged or no EPUB")
     opf_name = rootfile.get("full-path"); opf = _epub_xml(path, z, opf_name); base = posixpath.dirname(opf_name)
     items = {i.get("id"): i for i in opf.iter(f"{_OPF}item")}
     spine = opf.find(f"{_OPF}spine")
-    titles = epub_toc(path, z, items, spine.get("toc") if spine is not None else None, base)
+    titles = _epub_toc(path, z, items, spine.get("toc") if spine is not None else None, base)
     chapters, seen = [], set()
     for ref in spine.iter(f"{_OPF}itemref") if spine is not None else []:
         item = items.get(ref.get("idref"))
@@ -459,6 +483,7 @@ def _drm(path:Path, z:zipfile.ZipFile) -> None:
     if any(re.search(r"\.(x?html?|xml)$", u, re.I) for u in uris):
         raise EncryptedDocumentError(path, "has encrypted chapters (DRM): self_rag can only read EPUBs without DRM")
 
+# %% ../nbs/05_formats.ipynb #aa7dc184
 def load_epub(path:Path, # an .epub file
               settings:Settings, # ZIP limits
              ) -> list[Page]:
@@ -497,9 +522,11 @@ def parser_for(language:str) -> Parser | None:
     return Parser(Language(grammar))
 
 # %% ../nbs/05_formats.ipynb #e7ada335
-def _chars(lines:list[str], a:int, b:int) -> int: return sum(len(l) + 1 for l in lines[a:b + 1])
-
-def line_blocks(lines:list[str], first:int, last:int, sql:bool=False) -> list[tuple[int, int]]:
+def line_blocks(lines:list[str], # the file's lines
+                first:int, # the first row to look at
+                last:int, # the last row to look at
+                sql:bool=False, # end blocks at the ';' of an SQL statement instead of at blank lines
+               ) -> list[tuple[int, int]]:
     "(first, last) rows of the blocks in lines first..last: runs of non-blank lines, or SQL statements ending in ';'."
     blocks, a = [], None
     for i in range(first, last + 1):
@@ -510,8 +537,15 @@ def line_blocks(lines:list[str], first:int, last:int, sql:bool=False) -> list[tu
     if a is not None: blocks.append((a, last))
     return blocks
 
+# %% ../nbs/05_formats.ipynb #e0f2da16
+def _chars(lines:list[str], a:int, b:int) -> int: return sum(len(l) + 1 for l in lines[a:b + 1])
+
 # %% ../nbs/05_formats.ipynb #80d15b98
-def group_blocks(lines:list[str], blocks:list[tuple[int, int]], size:int, section:str | None=None) -> list[tuple[int, int, str | None]]:
+def group_blocks(lines:list[str], # the file's lines
+                 blocks:list[tuple[int, int]], # (first, last) rows, from `line_blocks`
+                 size:int, # characters a piece may take
+                 section:str | None=None, # the section of every piece
+                ) -> list[tuple[int, int, str | None]]:
     "Consecutive blocks joined into pieces of up to `size` characters; a longer block is cut between its lines."
     pieces = []
     for a, b in blocks:
@@ -521,15 +555,17 @@ def group_blocks(lines:list[str], blocks:list[tuple[int, int]], size:int, sectio
     return pieces
 
 # %% ../nbs/05_formats.ipynb #51f0d890
-_DEFINITION = re.compile(r"^(?:\w+_)?(?:function|method|class|struct|enum|union|interface|trait|impl|mod|module|namespace|constructor|type|type_alias)"
-                         r"(?:_(?:definition|declaration|item|specifier|signature))?$|^(?:pair|table|table_array_element|block_mapping_pair)$")
-
 def _target(node):
     "The definition a wrapper holds (a decorated Python definition, a JavaScript export), else the node."
     return node.child_by_field_name("definition") or node.child_by_field_name("declaration") or node
 
+# %% ../nbs/05_formats.ipynb #41ec4614
+_DEFINITION = re.compile(r"^(?:\w+_)?(?:function|method|class|struct|enum|union|interface|trait|impl|mod|module|namespace|constructor|type|type_alias)"
+                         r"(?:_(?:definition|declaration|item|specifier|signature))?$|^(?:pair|table|table_array_element|block_mapping_pair)$")
+
 def is_definition(node) -> bool: return bool(_DEFINITION.match(_target(node).type))
 
+# %% ../nbs/05_formats.ipynb #513a05c5
 def definition_name(node) -> str:
     "A definition as a citation names it: its text up to its name ('def ingest', 'class Indexer'), else its first line."
     t = _target(node)
@@ -542,6 +578,7 @@ def _last_row(node) -> int:
     end = node.end_point
     return end.row - 1 if end.column == 0 and end.row > node.start_point.row else end.row
 
+# %% ../nbs/05_formats.ipynb #09d3684e
 def _inner(node):
     "The node within `node` (itself included, down to three levels) whose children hold definitions, or None."
     level = [node]
@@ -551,10 +588,11 @@ def _inner(node):
         level = [c for n in level for c in n.named_children]
     return None
 
+# %% ../nbs/05_formats.ipynb #414e381c
 def _split(inner, start:int, end:int, lines:list[str], size:int, path:tuple) -> list[tuple[int, int, str | None]]:
     "The pieces of one definition from row `start` to `end`: itself, or its head and the pieces of the definitions in `inner`."
     section = " > ".join(path) or None
-    sub = code_units(inner, lines, size, path) if inner is not None else []
+    sub = _code_units(inner, lines, size, path) if inner is not None else []
     if not sub: return [(start, end, section)]
     if sub[0][2] == section: sub[0] = (start, sub[0][1], section)     # the head joins what follows it in the same section (a docstring)
     elif sub[0][0] > start: sub.insert(0, (start, sub[0][0] - 1, section))
@@ -562,7 +600,7 @@ def _split(inner, start:int, end:int, lines:list[str], size:int, path:tuple) -> 
     return sub
 
 # %% ../nbs/05_formats.ipynb #b8173e99
-def code_units(node, # a tree-sitter node: the root, or a body whose children are definitions
+def _code_units(node, # a tree-sitter node: the root, or a body whose children are definitions
                lines:list[str], # the file's lines
                size:int, # characters above which a definition with definitions inside is split
                path:tuple=(), # names of the definitions around `node`
@@ -591,8 +629,9 @@ def code_pieces(text:str, # the file's text (see `code_text`)
     lines = text.split("\n")
     parser = parser_for(language) if language else None
     if parser is None: return group_blocks(lines, line_blocks(lines, 0, len(lines) - 1, sql=language == "sql"), size)
-    return code_units(parser.parse(text.encode()).root_node, lines, size)
+    return _code_units(parser.parse(text.encode()).root_node, lines, size)
 
+# %% ../nbs/05_formats.ipynb #67652747
 def load_code(path:Path, # a source code or config file
               settings:Settings, # chunk_size
              ) -> list[Page]:
@@ -607,7 +646,7 @@ def load_code(path:Path, # a source code or config file
     return pages
 
 # %% ../nbs/05_formats.ipynb #f607b11d
-def ocr_png(path:Path, # the document the image comes from, for errors
+def _ocr_png(path:Path, # the document the image comes from, for errors
             png:bytes, # one page as a PNG
             settings:Settings, # ocr_languages, ocr_timeout
            ) -> str:
@@ -622,13 +661,14 @@ def ocr_png(path:Path, # the document the image comes from, for errors
         raise OcrUnavailableError(path, f"tesseract failed ({why}): check OCR_LANGUAGES={settings.ocr_languages!r}; each language needs its package, e.g. `sudo apt-get install tesseract-ocr-deu`")
     return r.stdout.decode("utf-8", "replace")
 
-def ocr_images(path:Path, images:Iterable[Image.Image], settings:Settings) -> list[str]:
+# %% ../nbs/05_formats.ipynb #e27f5b42
+def _ocr_images(path:Path, images:Iterable[Image.Image], settings:Settings) -> list[str]:
     "The text of each image, one `tesseract` per core, a batch of as many images in memory at a time."
     workers, texts, batch = os.cpu_count() or 1, [], []
     with ThreadPoolExecutor(workers) as pool:
         for image in [*images, None]:
             if image is not None: buf = io.BytesIO(); image.save(buf, "PNG"); batch.append(buf.getvalue())
-            if batch and (image is None or len(batch) == workers): texts += pool.map(lambda png: ocr_png(path, png, settings), batch); batch = []
+            if batch and (image is None or len(batch) == workers): texts += pool.map(lambda png: _ocr_png(path, png, settings), batch); batch = []
     return texts
 
 # %% ../nbs/05_formats.ipynb #996a7774
@@ -642,10 +682,11 @@ def ocr_pdf_pages(path:Path, # the PDF
     pdf = pypdfium2.PdfDocument(str(path))
     try:
         scans = [i for i in indexes if _has_image(pdf[i])]
-        texts = ocr_images(path, (pdf[i].render(scale=300 / 72, grayscale=True).to_pil() for i in scans), settings)
+        texts = _ocr_images(path, (pdf[i].render(scale=300 / 72, grayscale=True).to_pil() for i in scans), settings)
     finally: pdf.close()
     return dict(zip(scans, texts))
 
+# %% ../nbs/05_formats.ipynb #2926d940
 def load_image(path:Path, # a PNG, JPEG or TIFF file
                settings:Settings, # ocr_languages, ocr_timeout
               ) -> list[Page]:
@@ -653,7 +694,7 @@ def load_image(path:Path, # a PNG, JPEG or TIFF file
     try:
         with Image.open(path) as im:   # reads the header only: the size is checked before any pixel is decoded
             if not shutil.which("tesseract"): raise OcrUnavailableError(path, f"is an image, whose text only OCR can read: {OCR_INSTALL}")
-            texts = ocr_images(path, (f.convert("L") for f in ImageSequence.Iterator(im)), settings)
+            texts = _ocr_images(path, (f.convert("L") for f in ImageSequence.Iterator(im)), settings)
     except Image.DecompressionBombError as e: raise TooLargeError(path, f"is an image of too many pixels ({e}): a decompression bomb, or too large to OCR") from e
     except (OSError, SyntaxError, ValueError) as e: raise CorruptDocumentError(path, f"Pillow cannot read it as an image ({e}): it is damaged, or another format under this suffix") from e
     pages = [Page(path.name, str(path), n, None, None, clean_text(t)) for n, t in enumerate(texts, 1) if clean_text(t)]

@@ -51,16 +51,37 @@ class LoadError(Exception):
         self.path, self.reason = str(path), reason
     def __str__(self): return f"{self.path}: {self.reason}"
 
+# %% ../nbs/04_loaders.ipynb #440f314f
 class UnreadablePathError(LoadError):    "A missing path, a folder where a file was expected, or a file the OS refuses to read."
+
+# %% ../nbs/04_loaders.ipynb #9c4c1cb1
 class UnsupportedFormatError(LoadError): "A suffix that no loader handles."
+
+# %% ../nbs/04_loaders.ipynb #f9013206
 class EmptyDocumentError(LoadError):     "A 0-byte file, a PDF without pages, a text file with only whitespace, a spreadsheet without values."
+
+# %% ../nbs/04_loaders.ipynb #281977ef
 class EncryptedDocumentError(LoadError): "A document that needs a password to open (PDF, Office, OpenDocument)."
+
+# %% ../nbs/04_loaders.ipynb #1d6efc86
 class EncryptedPdfError(EncryptedDocumentError): "A PDF that needs a password to open."
+
+# %% ../nbs/04_loaders.ipynb #d0e26d0b
 class CorruptDocumentError(LoadError):   "Bytes that the format's reader cannot read: truncated, damaged, or another format under this suffix."
+
+# %% ../nbs/04_loaders.ipynb #17507221
 class CorruptPdfError(CorruptDocumentError): "Bytes that pypdf cannot read as a PDF: truncated, damaged, or no PDF at all."
+
+# %% ../nbs/04_loaders.ipynb #4b9a3818
 class TooLargeError(LoadError):          "A file over `max_file_mb`, or a ZIP container that would unpack to too much (a ZIP bomb)."
+
+# %% ../nbs/04_loaders.ipynb #390bcf24
 class NoTextError(LoadError):            "A document with pages but no extractable text on any of them: scanned, or images and drawings only."
+
+# %% ../nbs/04_loaders.ipynb #5adcc338
 class OcrUnavailableError(LoadError):    "An image to read, or a scanned page, where Tesseract is not installed or lacks a language."
+
+# %% ../nbs/04_loaders.ipynb #6860991b
 class BinaryFileError(LoadError):        "Binary data under a text suffix (.txt, .md, .html, .csv, source code)."
 
 # %% ../nbs/04_loaders.ipynb #72dc3871
@@ -68,15 +89,23 @@ def _range(span:tuple[int, int] | None, one:str, many:str) -> str | None:
     if span is None: return None
     return f"{one} {span[0]}" if span[0] == span[1] else f"{many} {span[0]}-{span[1]}"
 
-def where(page:Page) -> str:
-    "The place of `page` in its file, as a citation shows it; empty for a text file of one piece without headings."
-    sec, n = page.section, page.page
-    if page.unit == "slide": return f'slide {n} "{sec}"' if sec else f"slide {n}"
-    if page.unit == "sheet": return ", ".join(filter(None, [sec and f"sheet {sec}", _range(page.span, "row", "rows")]))
+# %% ../nbs/04_loaders.ipynb #38298afb
+def where(page:Page, # where the text starts
+          last:Page | None=None, # a later Page of the same file where the text ends (default: `page`)
+         ) -> str:
+    "The place of the text from `page` to `last` in its file, as a citation shows it; empty for a text file of one piece without headings."
+    last = last or page
+    sec, n, m = page.section, page.page, last.page
+    span = (page.span[0], last.span[1]) if page.span and last.span else page.span
+    if page.unit == "slide": return (f"slide {n}" if n == m else f"slides {n}-{m}") + (f' "{sec}"' if sec else "")
+    if page.unit == "sheet": return ", ".join(filter(None, [sec and f"sheet {sec}", _range(span, "row", "rows")]))
     if page.unit == "lines":
-        lines = _range(page.span, "line", "lines") or ""
+        lines = _range(span, "line", "lines") or ""
         return f"{lines} ({sec})" if sec else lines
-    head = {"chapter": f"ch. {n}", "section": None}.get(page.unit, f"p. {n}" if page.label in (None, str(n)) else f"p. {n} (printed {page.label})")
+    if page.unit == "chapter": head = f"ch. {n}" if n == m else f"ch. {n}-{m}"
+    elif page.unit == "section": head = None
+    elif n != m: head = f"pp. {n}-{m}"
+    else: head = f"p. {n}" if page.label in (None, str(n)) else f"p. {n} (printed {page.label})"
     return ", ".join(filter(None, [head, sec and f"§ {sec}"]))
 
 # %% ../nbs/04_loaders.ipynb #fcf4ec3f
@@ -92,12 +121,14 @@ def clean_text(text:str) -> str:
 
 # %% ../nbs/04_loaders.ipynb #18e3c39d
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-_SPLIT_WORD = re.compile(r"(?<![\w-])([^\W\d_]+)-\n([^\W\d_]+)")
-_GLUED_HYPHEN = re.compile(r"(?<=\S-)\n(?=\S)")
 
 def word_vocab(texts:list[str]) -> set[str]:
     "Lower-cased words (hyphenated ones whole) of `texts`."
     return {w.lower() for t in texts for w in _WORD.findall(t)}
+
+# %% ../nbs/04_loaders.ipynb #b4488e74
+_SPLIT_WORD = re.compile(r"(?<![\w-])([^\W\d_]+)-\n([^\W\d_]+)")
+_GLUED_HYPHEN = re.compile(r"(?<=\S-)\n(?=\S)")
 
 def dehyphenate(text:str, # text with line breaks from a typeset page
                 vocab:set[str]=frozenset(), # words of the whole document, from `word_vocab`
@@ -119,6 +150,7 @@ def long_word_share(text:str) -> float:
     letters = sum(map(len, runs))
     return sum(len(r) for r in runs if len(r) >= 15 and r.lower() != r.upper()) / letters if letters else 0.0
 
+# %% ../nbs/04_loaders.ipynb #8d583e91
 def looks_spaceless(text:str) -> bool:
     "Whether extracted text seems to have lost the spaces between its words."
     return len(text) >= 40 and long_word_share(text) >= 0.1
@@ -147,9 +179,6 @@ def outline_starts(reader:PdfReader) -> dict[int, list[tuple[str, ...]]]:
     return starts
 
 # %% ../nbs/04_loaders.ipynb #7c8a6ea3
-def _heading_line(title:str) -> re.Pattern:
-    return re.compile(r"^[ \t]*(?:\S+[ \t]+)?" + r"\s+".join(map(re.escape, title.split())) + r"[ \t]*$", re.M)
-
 def _merge_short(parts:list[tuple], min_chars:int=40) -> list[tuple]:
     "Drop blank (section, text) parts and glue parts with under `min_chars` non-space characters onto a neighbour."
     out, carry = [], ""
@@ -162,6 +191,10 @@ def _merge_short(parts:list[tuple], min_chars:int=40) -> list[tuple]:
         if out: out[-1] = (out[-1][0], out[-1][1] + "\n" + carry.strip("\n"))
         else: out.append((parts[-1][0], carry.strip("\n")))
     return out
+
+# %% ../nbs/04_loaders.ipynb #a11e617f
+def _heading_line(title:str) -> re.Pattern:
+    return re.compile(r"^[ \t]*(?:\S+[ \t]+)?" + r"\s+".join(map(re.escape, title.split())) + r"[ \t]*$", re.M)
 
 def split_at_headings(text:str, # a page's text
                       headings:list[tuple[str, ...]], # title paths of the entries starting on this page
@@ -177,7 +210,6 @@ def split_at_headings(text:str, # a page's text
     return _merge_short(parts), current
 
 # %% ../nbs/04_loaders.ipynb #2bb384e2
-PDF_LOGGERS = ("pypdf", "pdfminer")  # the libraries that read PDFs, by logger name
 _pdf_notes: ContextVar[list | None] = ContextVar("pdf_notes", default=None)
 
 class PdfNotesHandler(logging.Handler):
@@ -185,11 +217,15 @@ class PdfNotesHandler(logging.Handler):
     def emit(self, record):
         if (notes := _pdf_notes.get()) is not None: notes.append(record.getMessage())
 
+# %% ../nbs/04_loaders.ipynb #139dded5
+PDF_LOGGERS = ("pypdf", "pdfminer")  # the libraries that read PDFs, by logger name
+
 for _name in PDF_LOGGERS:  # one handler per logger, even when this module is reloaded
     _logger = logging.getLogger(_name)
     for _h in [h for h in _logger.handlers if type(h).__name__ == "PdfNotesHandler"]: _logger.removeHandler(_h)
     _logger.addHandler(PdfNotesHandler(logging.WARNING))
 
+# %% ../nbs/04_loaders.ipynb #4b3bbccd
 @contextmanager
 def pdf_notes():
     "A list that collects what pypdf and pdfminer log (warnings and worse) inside the block."
@@ -197,6 +233,7 @@ def pdf_notes():
     try: yield notes
     finally: _pdf_notes.reset(token)
 
+# %% ../nbs/04_loaders.ipynb #d7c6e3f4
 def _with_notes(what:str, notes:list) -> str:
     "`what` went wrong, followed by what pypdf noticed on the way (each message once)."
     return "; ".join([what, *dict.fromkeys(notes)])
@@ -216,6 +253,7 @@ def _open_pdf(path:Path) -> PdfReader:
         raise EncryptedPdfError(path, "is password-protected: decrypt it (e.g. `qpdf --decrypt --password=PASSWORD in.pdf out.pdf`) and load the decrypted copy")
     return reader
 
+# %% ../nbs/04_loaders.ipynb #58536fcc
 def _page_texts(path:Path, reader:PdfReader) -> list[str]:
     "Raw text of every page: pypdf's, or pdfminer's for the pages where pypdf lost the word spaces."
     texts = [p.extract_text() for p in reader.pages]
@@ -229,15 +267,18 @@ def _page_texts(path:Path, reader:PdfReader) -> list[str]:
             if long_word_share(t) < long_word_share(texts[i]): texts[i] = t
     return texts
 
+# %% ../nbs/04_loaders.ipynb #f128a447
 def pdf_title(reader) -> str | None:
     "The title in the PDF's metadata, unless it is missing or a placeholder like 'untitled' or a file name."
     try: t = clean_text((reader.metadata or {}).get("/Title") or "").strip()
     except Exception: return None
     return t if t and t.lower() not in {"untitled", "title"} and not re.search(r"\.(pdf|docx?|tex|dvi)$", t, re.I) else None
 
+# %% ../nbs/04_loaders.ipynb #be610b15
 OCR_INSTALL = ("install Tesseract, which reads the text of scanned pages and images: `sudo apt-get install tesseract-ocr tesseract-ocr-eng` "
                "(Debian, Ubuntu) or `brew install tesseract` (macOS), then load it again")
 
+# %% ../nbs/04_loaders.ipynb #300f1e42
 def _ocr_empty(path:Path, texts:list[str], settings:Settings | None) -> bool:
     "OCR, into `texts`, the pages without text that hold an image; False if Tesseract is not installed."
     if not shutil.which("tesseract"): return False
@@ -246,6 +287,7 @@ def _ocr_empty(path:Path, texts:list[str], settings:Settings | None) -> bool:
         for i, text in ocr_pdf_pages(path, [i for i, t in enumerate(texts) if not t], settings or Settings()).items(): texts[i] = clean_text(text)
     return True
 
+# %% ../nbs/04_loaders.ipynb #12263b7e
 def load_pdf(path:Path, # the PDF
              settings:Settings | None=None, # OCR languages and timeout; unset = read from the environment
             ) -> list[Page]:
@@ -272,7 +314,9 @@ def load_pdf(path:Path, # the PDF
     return pages
 
 # %% ../nbs/04_loaders.ipynb #59c9f467
-def decode_text(path:Path, data:bytes) -> str:
+def decode_text(path:Path, # the file, named in errors
+                data:bytes, # its bytes
+               ) -> str:
     "Text of a file's bytes: UTF-8, UTF-16 with a BOM, or Windows-1252 if that looks like text; else BinaryFileError."
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)): return data.decode("utf-16")
     if b"\0" in data: raise BinaryFileError(path, "contains NUL bytes: it holds binary data, not text. Check that it is the file you meant, or give it the suffix of its real format")
@@ -335,6 +379,7 @@ class _HTMLText(HTMLParser):
         self._put(data)
     def text(self) -> str: return "".join(self.out)
 
+# %% ../nbs/04_loaders.ipynb #c3496ae6
 def html_text(html:str) -> tuple[str | None, str]:
     "(title, visible text) of an HTML document."
     p = _HTMLText(); p.feed(html); p.close()
@@ -346,16 +391,20 @@ def _text_pages(path:Path, parts:list[tuple[str | None, str]]) -> list[Page]:
     if not pages: raise EmptyDocumentError(path, "holds only whitespace: there is no text to load")
     return pages
 
+# %% ../nbs/04_loaders.ipynb #38e25cfe
 def _read_text(path:Path) -> str: return clean_text(decode_text(path, path.read_bytes()))
 
+# %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
     "A plain-text file as one Page."
     return _text_pages(path, [(None, _read_text(path))])
 
+# %% ../nbs/04_loaders.ipynb #155a4afe
 def load_markdown(path:Path) -> list[Page]:
     "A Markdown file as one Page per `#`/`##` section."
     return _text_pages(path, markdown_sections(_read_text(path)))
 
+# %% ../nbs/04_loaders.ipynb #fbf8ce1f
 def load_html(path:Path) -> list[Page]:
     "An HTML file as one Page of its visible text, its title as section."
     title, text = html_text(decode_text(path, path.read_bytes()))
@@ -368,6 +417,7 @@ class Format(NamedTuple):
     loader: Callable | str   # a function of the path, or "module:function", imported on first use
     settings: bool = False   # whether the loader takes the `Settings` as its second argument
 
+# %% ../nbs/04_loaders.ipynb #fe16367b
 _FORMATS: dict[str, Format] = {}
 
 def register_format(suffixes:tuple[str, ...], # lower-case suffixes with their dot, e.g. (".docx",)
@@ -389,8 +439,12 @@ CODE_LANGUAGES = {
     ".xsl": "xml", ".xsd": "xml", ".rst": "restructuredtext", ".adoc": "asciidoc", ".org": "org", ".tex": "tex", ".bib": "tex",
     ".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "ini", ".ps1": "powershell", ".bat": "batch", ".cmd": "batch",
     ".mk": "make", ".cmake": "cmake", ".vim": "vim", ".el": "lisp", ".lisp": "lisp", ".fish": "fish", ".vue": "vue", ".svelte": "svelte"}
+
+# %% ../nbs/04_loaders.ipynb #f289da5c
 CODE_NAMES = {"Makefile": "make", "makefile": "make", "GNUmakefile": "make", "Dockerfile": "docker", "Containerfile": "docker",
               "CMakeLists.txt": "cmake", "Jenkinsfile": "groovy", "Vagrantfile": "ruby", "Gemfile": "ruby", "Rakefile": "ruby", "PKGBUILD": "bash"}
+
+# %% ../nbs/04_loaders.ipynb #ab2d29cb
 SHEBANGS = {"python": "python", "python3": "python", "bash": "bash", "sh": "bash", "dash": "bash", "zsh": "bash", "ksh": "bash",
             "node": "javascript", "perl": "perl", "ruby": "ruby", "Rscript": "r", "lua": "lua", "php": "php"}
 
@@ -409,6 +463,8 @@ def code_language(path:Path) -> str | None:
 
 # %% ../nbs/04_loaders.ipynb #bba3579a
 CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
+
+# %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown))
 register_format((".txt", ".text"), Format("text", load_text))
@@ -424,6 +480,7 @@ register_format((".png", ".jpg", ".jpeg", ".tif", ".tiff"), Format("image", "sel
 register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)
 SUPPORTED_SUFFIXES = tuple(_FORMATS)
 
+# %% ../nbs/04_loaders.ipynb #deda0d42
 def format_of(path:Path) -> Format | None:
     "The format `path` is loaded as: by its suffix, or as code by its name or `#!` line; None if unsupported."
     if path.name in CODE_NAMES or (not path.suffix and code_language(path)): return CODE_FORMAT
@@ -435,6 +492,7 @@ def _is_link_loop(path:Path) -> bool:
     except OSError as e: return e.errno == errno.ELOOP
     return False
 
+# %% ../nbs/04_loaders.ipynb #c3947bdd
 def path_problem(path:Path) -> LoadError | None:
     "Why `path` cannot be a document, seen without opening it; None if it may be one."
     if _is_link_loop(path): return UnreadablePathError(path, "is a symbolic link loop: fix or remove the link")
@@ -447,17 +505,20 @@ def path_problem(path:Path) -> LoadError | None:
     if path.stat().st_size == 0: return EmptyDocumentError(path, "is empty (0 bytes): nothing to load")
     return None
 
+# %% ../nbs/04_loaders.ipynb #121a2e45
 def _too_large(path:Path, settings:Settings) -> TooLargeError | None:
     size = path.stat().st_size
     if size <= settings.max_file_mb * 2**20: return None
     return TooLargeError(path, f"is {size / 2**20:,.0f} MiB, over the limit of {settings.max_file_mb:g} MiB: split it, or raise MAX_FILE_MB "
                                "if you mean to index it (embedding runs at a few dozen chunks a second, so this would take hours)")
 
+# %% ../nbs/04_loaders.ipynb #5772e51d
 def _loader(fmt:Format) -> Callable:
     if callable(fmt.loader): return fmt.loader
     module, name = fmt.loader.split(":")
     return getattr(importlib.import_module(module), name)
 
+# %% ../nbs/04_loaders.ipynb #88268b05
 def load_document(path:str | os.PathLike, # the file
                   settings:Settings | None=None, # limits and chunk sizes; unset = read from the environment
                  ) -> list[Page]:
@@ -483,6 +544,7 @@ def _documents_in(folder:Path, glob:str | None, errors:list) -> list[Path]:
                 and (glob is None or PurePath(p.relative_to(folder)).match(glob))): found.append(p)
     return found
 
+# %% ../nbs/04_loaders.ipynb #5a9bebb2
 def find_documents(paths:str | os.PathLike | list, # files and folders
                    glob:str | None=None, # keep only files under the folders that match this pattern, e.g. "*.pdf"
                   ) -> tuple[list[Path], list[LoadError]]:

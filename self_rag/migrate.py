@@ -25,6 +25,7 @@ class CollectionCopy(BaseModel):
     documents: int  # live documents in the registry
     seconds: float
 
+# %% ../nbs/23_migrate.ipynb #ae0c76d8
 class MigrationReport(BaseModel):
     "What one migration did."
     source: str
@@ -42,20 +43,24 @@ class MigrationReport(BaseModel):
 # %% ../nbs/23_migrate.ipynb #85427a9c
 MARK = "migration"  # registry key of a collection whose copy has not finished
 
+# %% ../nbs/23_migrate.ipynb #33af4fab
 def _identical(source:Store, target:Store, name:str) -> bool:
     "Whether `target` holds collection `name` as `source` does: same registry, vector size and counts."
     return (source.read_registry(name) == target.read_registry(name) and source.dim(name) == target.dim(name)
             and all(source.count(name, kind=k) == target.count(name, kind=k) for k in KINDS))
 
+# %% ../nbs/23_migrate.ipynb #28e6c555
 def _unused(store:Store, name:str) -> bool:
     "Whether collection `name` holds nothing to keep: an unfinished copy, or no documents and no points."
     meta = store.read_registry(name)
     return MARK in meta or (not any(meta.get(k) for k in ("documents", "pending"))
                             and all(store.count(name, kind=k) == 0 for k in KINDS))
 
+# %% ../nbs/23_migrate.ipynb #f831a7e9
 def _same_store(a:Store, b:Store) -> bool:
     return a is b or (isinstance(a, ServerStore) and isinstance(b, ServerStore) and a.url == b.url != ":memory:")
 
+# %% ../nbs/23_migrate.ipynb #e1ee4b97
 def _plan(source:Store, target:Store,
          collections:Optional[list[str]]=None, # names to copy (default: all of the source's)
          replace:bool=False, # overwrite target collections that hold something else

@@ -36,6 +36,7 @@ class Attempt(BaseModel):
         support = {"fully_supported": 3, "partially_supported": 2, None: 1, "not_supported": 0}[self.support]
         return support, self.usefulness == "useful"
 
+# %% ../nbs/16_nodes.ipynb #fe739d7a
 def keep_best(best:Optional[Attempt], new:Attempt) -> Attempt:
     "The better of two attempts; on a tie the newer one."
     return new if best is None or new.rank >= best.rank else best
@@ -61,6 +62,7 @@ class State(TypedDict, total=False):
     llm_calls: Annotated[list[LLMCall], operator.add]
     notes: Annotated[list[str], operator.add]
 
+# %% ../nbs/16_nodes.ipynb #e9f6396f
 def new_state(question:str, collection:Optional[str]=None, source:Optional[str]=None) -> State:
     "The state a run starts from."
     return State(question=question, collection=collection, source=source, should_retrieve=False, query=question,
@@ -71,6 +73,7 @@ def new_state(question:str, collection:Optional[str]=None, source:Optional[str]=
 NODE_NAMES = ("retrieval_decision", "retrieve", "relevance_grader", "context_builder", "generator",
               "support_grader", "usefulness_grader", "increment_retry", "increment_retry_for_retrieval")
 
+# %% ../nbs/16_nodes.ipynb #a9a024cf
 class Nodes:
     "The Self-RAG nodes over one engine and one LLM; each takes the state and returns the keys it changes."
     def __init__(self, engine:Engine, llm, settings:Optional[Settings]=None):
@@ -81,10 +84,6 @@ class Nodes:
     def stats(self, state:State):
         "The searched collection's term statistics, counted when the offline provider first asks (`LLM.complete`'s `stats`)."
         return partial(collection_stats, self.engine.store, state.get("collection") or self.settings.qdrant_collection)
-
-def abstains(state:State) -> bool:
-    "Retrieval ran and no document was graded relevant: there is nothing to answer from."
-    return bool(state.get("should_retrieve")) and not state.get("relevant")
 
 # %% ../nbs/16_nodes.ipynb #683c035f
 @patch
@@ -121,6 +120,11 @@ def context_builder(self:Nodes, state:State) -> dict:
     relevant = state.get("relevant", [])
     return {"context": context_xml(relevant) if relevant else ""}
 
+# %% ../nbs/16_nodes.ipynb #2234aacc
+def abstains(state:State) -> bool:
+    "Retrieval ran and no document was graded relevant: there is nothing to answer from."
+    return bool(state.get("should_retrieve")) and not state.get("relevant")
+
 # %% ../nbs/16_nodes.ipynb #99d9e22f
 @patch
 def generator(self:Nodes, state:State) -> dict:
@@ -129,10 +133,11 @@ def generator(self:Nodes, state:State) -> dict:
     text, call = self.llm.complete("generate", generation_messages(state["question"], state.get("context", "")), self.stats(state))
     return {"answer": text.strip(), "llm_calls": [call], "notes": [] if call.ok else [f"generation failed: {call.note}"]}
 
-# %% ../nbs/16_nodes.ipynb #6377a9fa
+# %% ../nbs/16_nodes.ipynb #4491510c
 def _attempt(state:State, **grades) -> Attempt:
     return Attempt(answer=state.get("answer", ""), relevant=state.get("relevant", []), **grades)
 
+# %% ../nbs/16_nodes.ipynb #6377a9fa
 @patch
 def support_grader(self:Nodes, state:State) -> dict:
     "Grade whether the answer is grounded in the context."
@@ -164,10 +169,12 @@ def increment_retry(self:Nodes, state:State) -> dict:
     "Count a retry of the generator."
     return {"retry_count": state.get("retry_count", 0) + 1}
 
+# %% ../nbs/16_nodes.ipynb #70c35d76
 def _first_line(text:str) -> str:
     "The first non-empty line, without surrounding quotes."
     return next((l.strip().strip('"\'`').strip() for l in text.splitlines() if l.strip().strip('"\'`').strip()), "")
 
+# %% ../nbs/16_nodes.ipynb #6232c40a
 @patch
 def increment_retry_for_retrieval(self:Nodes, state:State) -> dict:
     "Count a retry and rewrite the question as a new search query."

@@ -24,6 +24,7 @@ class RerankStatus(BaseModel):
     available: bool
     reason: str|None = None
 
+# %% ../nbs/10_rerank.ipynb #d2bd47ff
 def probabilities(logits:np.ndarray, # a cross-encoder's output, `[B,1]` or `[B,2]`
                  ) -> np.ndarray:
     "Relevance in [0, 1], as FlashRank computes it: the sigmoid of one logit, the softmax of the second of two."
@@ -49,9 +50,10 @@ def _run(ranker, query:str, texts:list[str], timeout:float) -> np.ndarray:
         raise
     finally: timer.cancel()
 
+# %% ../nbs/10_rerank.ipynb #ff009784
 class Reranker:
     "FlashRank cross-encoder scores, loaded on first use; `None` and a reason instead of errors."
-    def __init__(self, settings:Settings):
+    def __init__(self, settings:Settings): # RERANKER_MODEL, RERANKER_ENABLED, RERANKER_TIMEOUT and RERANKER_CACHE_DIR
         self.model, self.enabled, self.timeout = settings.reranker_model, settings.reranker_enabled, settings.reranker_timeout
         self.cache_dir = Path(settings.reranker_cache_dir or settings.models_dir/"flashrank").expanduser()
         self._ranker, self._status, self._lock = None, None, threading.Lock()

@@ -35,12 +35,14 @@ class ScriptedLLM:
         return LLMCall(task=task, model=self.model, ms=(time.perf_counter() - t0) * 1000, ok=ok, note=note)
 
     def complete(self, task:str, messages:list[dict], stats=None) -> tuple[str, LLMCall]:
+        "The scripted reply's text, or an empty text and a failed call for a scripted exception."
         t0 = time.perf_counter()
         a = self._next(task, messages)
         if isinstance(a, Exception): return "", self._call(task, t0, ok=False, note=f"{type(a).__name__}: {a}")
         return str(a), self._call(task, t0)
 
     def structured(self, task:str, messages:list[dict], schema:type[BaseModel], fallback:BaseModel, stats=None) -> tuple[BaseModel, LLMCall]:
+        "The scripted reply validated as `schema`, or `fallback` and a failed call, as `LLM.structured` does."
         t0 = time.perf_counter()
         a = self._next(task, messages)
         parsed = None if isinstance(a, Exception) else schema.model_validate(a) if isinstance(a, dict) else parse_json(a, schema)
@@ -48,11 +50,14 @@ class ScriptedLLM:
         why = f"{type(a).__name__}: {a}" if isinstance(a, Exception) else f"unparseable reply {a!r}"
         return fallback, self._call(task, t0, ok=False, note=f"{why}; used fallback {fallback.model_dump()}")
 
-    def tasks(self) -> list[str]: return [t for t, _ in self.seen]
+    def tasks(self) -> list[str]:
+        "The tasks asked so far, in order."
+        return [t for t, _ in self.seen]
 
 # %% ../nbs/20_testing.ipynb #1f344b2b
 @dataclass
 class Request:
+    "One request the server answered: for which task, how, and when."
     task: str
     kind: str       # "ok" or the failure it was given
     start: float    # time.monotonic() when it arrived
@@ -60,6 +65,7 @@ class Request:
 
 # %% ../nbs/20_testing.ipynb #1797bc61
 def completion(model:str, text:str) -> dict:
+    "An OpenAI chat-completion response body whose reply is `text`."
     return {"id": "chatcmpl-scripted", "object": "chat.completion", "created": int(time.time()), "model": model,
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
             "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}

@@ -25,6 +25,7 @@ def _stemmer():
     import py_rust_stemmers
     return py_rust_stemmers.SnowballStemmer("english")
 
+# %% ../nbs/01_text.ipynb #2dc5cb47
 @functools.lru_cache(maxsize=65536)
 def stem(word:str) -> str:
     "English Snowball stem of an alphabetic word; other tokens (`read.table`, `2.43`) whole."
@@ -50,6 +51,7 @@ SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'`])")
 # %% ../nbs/01_text.ipynb #d05b1470
 MAX_SENTENCE_WORDS = 40
 
+# %% ../nbs/01_text.ipynb #9866f807
 def word_pieces(text:str, # one sentence
                 max_words:Optional[int]=MAX_SENTENCE_WORDS, # None: no limit
                ) -> list[str]:
