@@ -239,6 +239,8 @@ def health_view(h:Health) -> Table:
     _row(t, "embedder", " · ".join(filter(None, [h.dense.get("model"), f"{h.dense['dim']} dimensions" if "dim" in h.dense else None])))
     _row(t, "BM25", h.sparse.get("model", _info(h.sparse)))
     _row(t, "reranker", _reranker_state(h.reranker))
+    if h.ocr: _row(t, "OCR", Text(f"Tesseract: {', '.join(h.ocr.get('languages') or [])}", style="green") if h.ocr.get("available")
+                   else Text(f"unavailable: {h.ocr.get('reason')}", style="yellow"))
     _row(t, "LLM", h.llm.model + (" (offline: quotes the documents)" if h.llm.offline else "")
               + (" · loaded" if h.llm.loaded else " · loads on the first question"))
     _row(t, "allowed folders", "\n".join(h.allowed_roots))

@@ -14,6 +14,7 @@ from fastcore.meta import delegates
 
 from .config import Settings
 from .ingest import Indexer
+from .loaders import ocr_status
 from .results import IngestReport, Retrieval
 from .retriever import Retriever
 from .store import Store, open_store, upgrade_registries
@@ -76,10 +77,11 @@ def search(self:Engine,
 # %% ../nbs/12_engine.ipynb #ecdc349a
 @patch
 def health(self:Engine) -> dict:
-    "What is loaded and usable: store backend and collections, embedders, and the reranker (or why it is not used)."
+    "What is loaded and usable: store backend and collections, embedders, the reranker (or why it is not used) and OCR."
     return {"store": {"backend": self.store.backend,
                       "collections": {c: {"documents": len(self.store.cached_registry(c).get("documents", {})), "chunks": self.store.count(c)}
                                       for c in self.store.collections()}},
             "dense": {"model": self.dense.name, "dim": self.dense.dim},
             "sparse": {"model": self.sparse.name},
-            "reranker": self.reranker.status.model_dump()}
+            "reranker": self.reranker.status.model_dump(),
+            "ocr": ocr_status(self.settings)}

@@ -158,15 +158,19 @@ def docx_events(doc) -> Iterator[tuple]:
             elif el.tag != _W_RENDERED: buf.append("\n")
         yield ("heading", level, "".join(buf)) if level is not None else ("text", "".join(buf))
 
+# %% ../nbs/05_formats.ipynb #599a0bb7
+def _open_office(path:Path, settings:Settings, opener, reader:str, what:str):
+    "`opener(path)` once the ZIP guard passed; what it cannot read is a `CorruptDocumentError` naming `reader`, and `what` it may be instead."
+    check_zip(path, settings).close()
+    try: return opener(str(path))
+    except Exception as e: raise CorruptDocumentError(path, f"{reader} cannot read it ({type(e).__name__}: {e}): it is damaged, or {what}") from e
+
 # %% ../nbs/05_formats.ipynb #c7fc3bdd
 def load_docx(path:Path, # a .docx file
               settings:Settings, # ZIP limits
              ) -> list[Page]:
     "A Word document as one Page per section per stored page."
-    check_zip(path, settings).close()
-    try: doc = docx.Document(str(path))
-    except Exception as e:
-        raise CorruptDocumentError(path, f"python-docx cannot read it ({type(e).__name__}: {e}): it is damaged, or no Word document; open it in Word or LibreOffice and save it again") from e
+    doc = _open_office(path, settings, docx.Document, "python-docx", "no Word document; open it in Word or LibreOffice and save it again")
     return pages_from_events(path, docx_events(doc))
 
 # %% ../nbs/05_formats.ipynb #67e469e3
@@ -262,10 +266,7 @@ def load_pptx(path:Path, # a .pptx file
               settings:Settings, # ZIP limits
              ) -> list[Page]:
     "A PowerPoint deck as one Page per slide: title, text, notes."
-    check_zip(path, settings).close()
-    try: deck = Presentation(str(path))
-    except Exception as e:
-        raise CorruptDocumentError(path, f"python-pptx cannot read it ({type(e).__name__}: {e}): it is damaged, or no PowerPoint file; open it and save it again") from e
+    deck = _open_office(path, settings, Presentation, "python-pptx", "no PowerPoint file; open it and save it again")
     pages = []
     for n, slide in enumerate(deck.slides, 1):
         title = slide.shapes.title

@@ -5,7 +5,7 @@
 # %% ../nbs/04_loaders.ipynb #2d975ebf
 from __future__ import annotations
 
-import codecs, errno, importlib, logging, os, re, shutil, unicodedata, warnings
+import codecs, errno, importlib, logging, os, re, shutil, subprocess, unicodedata, warnings
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -25,9 +25,9 @@ __all__ = ['PDF_LOGGERS', 'OCR_INSTALL', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBAN
            'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError',
            'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
            'long_word_share', 'looks_spaceless', 'pdfminer_texts', 'outline_starts', 'split_at_headings',
-           'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'load_pdf', 'decode_text', 'markdown_sections', 'html_text',
-           'load_text', 'load_markdown', 'load_html', 'Format', 'register_format', 'code_language', 'format_of',
-           'path_problem', 'load_document', 'find_documents']
+           'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'load_pdf', 'decode_text', 'markdown_sections',
+           'html_text', 'load_text', 'load_markdown', 'load_html', 'Format', 'register_format', 'code_language',
+           'format_of', 'path_problem', 'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -277,6 +277,19 @@ def pdf_title(reader) -> str | None:
 # %% ../nbs/04_loaders.ipynb #be610b15
 OCR_INSTALL = ("install Tesseract, which reads the text of scanned pages and images: `sudo apt-get install tesseract-ocr tesseract-ocr-eng` "
                "(Debian, Ubuntu) or `brew install tesseract` (macOS), then load it again")
+
+# %% ../nbs/04_loaders.ipynb #cd841fab
+def ocr_status(settings:Settings | None=None, # OCR_LANGUAGES
+              ) -> dict:
+    "Whether Tesseract is installed with the languages OCR_LANGUAGES asks for; if not, why and what to install."
+    wanted = (settings or Settings()).ocr_languages.split("+")
+    if not shutil.which("tesseract"): return {"available": False, "languages": [], "reason": f"Tesseract is not installed: {OCR_INSTALL}"}
+    try: out = subprocess.run(["tesseract", "--list-langs"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired) as e: return {"available": False, "languages": [], "reason": f"tesseract --list-langs failed: {e}"}
+    have = [l.strip() for l in out.splitlines()[1:] if l.strip()]
+    missing = [w for w in wanted if w not in have]
+    reason = f"missing language data: {', '.join(missing)} (install tesseract-ocr-<code>, e.g. tesseract-ocr-{missing[0]})" if missing else None
+    return {"available": not missing, "languages": have, "reason": reason}
 
 # %% ../nbs/04_loaders.ipynb #300f1e42
 def _ocr_empty(path:Path, texts:list[str], settings:Settings | None) -> bool:

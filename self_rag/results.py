@@ -287,6 +287,7 @@ class Health(BaseModel):
     dense: dict
     sparse: dict
     reranker: dict
+    ocr: dict = Field(default_factory=dict)  # Tesseract: available, its languages, or why not
     llm: LLMStatus
     allowed_roots: list[str]               # the folders the ingestion tools may read
     allowed_roots_note: Optional[str] = None  # without MCP_ALLOWED_ROOTS: whether the working directory is one of them, and why
