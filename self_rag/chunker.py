@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from .config import Settings
 from .loaders import Page, where
+from .text import SENTENCE_BREAK
 
 # %% ../nbs/06_chunker.ipynb #90788ebe
 _BOUNDARIES = [re.compile(p) for p in (r"\n\s*\n", r"[.!?:;][\"')\]]?\s", r"\n", r"\s")]
@@ -37,8 +38,8 @@ def _next_start(text:str, end:int, overlap:int, lo:int) -> int:
     "Start of the chunk after one ending at `end`: about `overlap` chars back, at a sentence or word start."
     if overlap <= 0: return end
     back = max(lo, end - overlap)
-    m = re.search(r"[.!?]\s+(?=\S)", text[back:end])
-    if m: return back + m.end()
+    m = SENTENCE_BREAK.search(text, back, end)   # a sentence starts there, as `text` defines it
+    if m: return m.end()
     m = re.search(r"(?<=\s)\S", text[back:end]) if back > lo and not text[back-1].isspace() else re.search(r"\S", text[back:end])
     return back + m.start() if m else end
 

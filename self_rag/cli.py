@@ -164,12 +164,13 @@ def _eval(engine, a, out, err) -> int:
 # %% ../nbs/24_cli.ipynb #638cd2b8
 def _watch(engine, a, out:Console, err:Console) -> int:
     from self_rag.watch import FolderWatcher
-    def show(r):  # each sync that changed something or met a bad file, one report a time
-        if r.added or r.updated or r.moved or r.removed or r.failed: out.print(Text(f"{time.strftime('%H:%M:%S')} {r}"))
+    def changed(r): return r.added or r.updated or r.moved or r.removed or r.failed
+    def show(r):  # each sync that changed something or met a bad file (the first one included), one report a time
+        if changed(r): out.print(Text(f"{time.strftime('%H:%M:%S')} {r}"))
     w = FolderWatcher(engine, a.folder, a.collection, on_sync=show)
     with progress_bar(err) as bar: first = w.sync(on_progress=bar_callback(bar, "syncing"))
     if first is None: raise ValueError(w.state.error)
-    out.print(Text(str(first)))
+    if not changed(first): out.print(Text(str(first)))   # nothing new: say so once
     err.print(Text(f"watching {w.folder} for collection {w.collection!r}; Ctrl-C stops"))
     w.run()   # syncs once more when it listens: what changed in between is not missed
     return 0
