@@ -36,15 +36,21 @@ _LIST_REF = re.compile(r"[^\W\d_][^,]*[^\d\s,],\s+\d{1,4}(?:\s*[,–-]\s*\d{1,4}
 _BARE_REF = re.compile(rf"[^\W\d_]\S*\s+{_NUM}\s*$")   # "Canvas size 32": a contents line without leaders, or any line ending in a number
 
 # %% ../nbs/11_retriever.ipynb #2485fcb9
+def _reference(line:str) -> int:
+    "2: a contents or index line (a page reference after dot leaders or commas); 1: a line that merely ends in a number; 0: neither."
+    if not (line[-1].isdigit() or line[-1] in "ivxlc"): return 0   # every pattern ends in a page number: most prose lines stop here
+    if _LEADER_REF.search(line) or _LIST_REF.search(line): return 2
+    return 1 if _BARE_REF.search(line) else 0
+
+# %% ../nbs/11_retriever.ipynb #e86571e2
 def is_navigation(text:str, # a passage
                   min_lines:int=3, # fewer leader or list references than this is not a contents or index passage
                   share:float=0.5, # the least share of its lines that end in a page reference
                  ) -> bool:
     "Whether `text` reads as a table of contents or an index: most of its lines end in a page reference, some after dot leaders or commas."
-    lines = [l.strip() for l in text.splitlines() if len(l.strip()) > 2]
-    strong = sum(bool(_LEADER_REF.search(l) or _LIST_REF.search(l)) for l in lines)
-    weak = sum(bool(_BARE_REF.search(l)) and not (_LEADER_REF.search(l) or _LIST_REF.search(l)) for l in lines)
-    return strong >= min_lines and strong + weak >= share * len(lines)
+    kinds = [_reference(l) for l in (l.strip() for l in text.splitlines()) if len(l) > 2]
+    strong = kinds.count(2)
+    return strong >= min_lines and strong + kinds.count(1) >= share * len(kinds)
 
 # %% ../nbs/11_retriever.ipynb #939a702a
 def distinct_passages(cands:list[Candidate], # fused candidates, best first
