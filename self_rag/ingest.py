@@ -181,8 +181,10 @@ def _triage(self:Indexer, files:list[Path], known:dict, force:bool, report:Inges
     todo, seen, outcome = [], set(), {}
     own = own_folders(self.settings)
     for f in files:
-        if any(f.resolve().is_relative_to(d) for d in own): continue   # the store's and models' own files are not documents
-        try: f, sha = f.resolve(strict=True), file_sha256(f)
+        try:
+            f = f.resolve(strict=True)                            # raises for a file gone meanwhile or a symbolic link loop
+            if any(f.is_relative_to(d) for d in own): continue   # the store's and models' own files are not documents
+            sha = file_sha256(f)
         except (OSError, RuntimeError) as e:
             report.failed.append(Failure(path=str(f), reason=f"cannot read the file: {getattr(e, 'strerror', None) or e}")); continue
         if f in seen: continue                                    # the same file twice (a symlink, two folder arguments)
