@@ -5,12 +5,13 @@
 
 For each question the graph would search twice (the question, then the offline rewrite of it); every passage found is
 scored with `self_rag.llm.relevance_evidence` (rarity-weighted terms, dense similarity, exact code tokens) on the
-collection's own `TermStats`. A question is answered at threshold T when some passage scores >= T, and abstained on
+collection's own `TermStats`, unless the question names something no passage of the collection holds
+(`self_rag.llm.absent_names`): the grader then says NO to every passage, at any threshold. A question is answered at threshold T when some passage scores >= T, and abstained on
 otherwise: the graph abstains exactly when the grader finds no passage relevant. The sweep runs on the development
 questions only (the dev set and bench/sets/dev-extra, both over the R manuals); the threshold chosen is the one whose
 worse rate is best, of the abstention rate on unanswerable questions and the rate of answerable ones whose gold page is
 graded relevant (the targets ask 90% of both). `self_rag.llm.RELEVANCE_THRESHOLD` is that value; the script says so if
-they differ. The debian set is drawn beside it (its curve, and its point at the shipped threshold), never used in the choice.
+they differ. The debian and held-out sets are drawn beside it (their curves, and their points at the shipped threshold), never used in the choice.
 """
 import argparse, json, os, sys, tempfile
 from pathlib import Path
@@ -20,7 +21,7 @@ import numpy as np
 
 from self_rag.config import Settings
 from self_rag.eval import load_questions
-from self_rag.llm import RELEVANCE_THRESHOLD, collection_stats, offline_rewrite, relevance_evidence
+from self_rag.llm import RELEVANCE_THRESHOLD, absent_names, collection_stats, offline_rewrite, relevance_evidence
 from self_rag.engine import Engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -35,10 +36,11 @@ def question_scores(engine, q, collection="eval") -> dict:
     stats, hits = collection_stats(engine.store, collection), {}
     for query in dict.fromkeys((q.question, offline_rewrite(q.question))):
         for h in engine.search(query, collection=collection).hits: hits.setdefault(h.chunk_id, h)
-    scored = [(relevance_evidence(q.question, h.context, stats, engine.dense)["score"], any((h.source, p) in q.gold for p in h.pages))
-              for h in hits.values()]
+    absent = absent_names(q.question, stats, engine.dense.words)
+    scored = [] if absent else [(relevance_evidence(q.question, h.context, stats, engine.dense)["score"], any((h.source, p) in q.gold for p in h.pages))
+                                for h in hits.values()]
     return {"id": q.id, "kind": q.kind, "best": max((s for s, _ in scored), default=None),
-            "gold": max((s for s, g in scored if g), default=None), "passages": len(scored)}
+            "gold": max((s for s, g in scored if g), default=None), "passages": len(hits), "absent_names": absent}
 
 def rates(recs:list[dict], t:float) -> dict:
     "At threshold `t`: abstention rate on unanswerable questions, answer rate and gold-graded-relevant rate on answerable ones."
@@ -68,19 +70,19 @@ def plot(curve, chosen, others:dict, png:Path):
     ax.plot([p["abstained"] for p in curve], [p["gold_relevant"] for p in curve], "-", color="tab:blue", label="dev + dev-extra: gold page graded relevant")
     ax.plot([p["abstained"] for p in curve], [p["answered"] for p in curve], "--", color="tab:blue", alpha=.5, label="dev + dev-extra: answered")
     ax.plot(chosen["abstained"], chosen["gold_relevant"], "o", color="tab:red", ms=9, label=f"chosen threshold {chosen['threshold']:.3g}")
-    for name, (c, p) in others.items():  # drawn after the choice, never used in it
-        ax.plot([q["abstained"] for q in c], [q["gold_relevant"] for q in c], "-", color="tab:green", alpha=.6, label=f"{name}: gold page graded relevant (not tuned)")
-        ax.plot(p["abstained"], p["gold_relevant"], "s", color="tab:green", ms=8, label=f"{name} at {p['threshold']:.3g}")
+    for (name, (c, p)), colour in zip(others.items(), ("tab:green", "tab:purple")):  # drawn after the choice, never used in it
+        ax.plot([q["abstained"] for q in c], [q["gold_relevant"] for q in c], "-", color=colour, alpha=.6, label=f"{name}: gold page graded relevant (not tuned)")
+        ax.plot(p["abstained"], p["gold_relevant"], "s", color=colour, ms=8, label=f"{name} at {p['threshold']:.3g}")
     ax.axhline(.9, color="grey", lw=.5); ax.axvline(.9, color="grey", lw=.5)
     ax.set_xlabel("abstention rate on unanswerable questions"); ax.set_ylabel("rate on answerable questions")
     ax.set_xlim(0, 1.02); ax.set_ylim(0, 1.02); ax.legend(loc="lower left", fontsize=8)
-    ax.set_title("Offline relevance grader: threshold sweep (terms + dense + code evidence)")
+    ax.set_title("Offline relevance grader: threshold sweep (absent names, then terms + dense + code evidence)")
     png.parent.mkdir(parents=True, exist_ok=True); fig.savefig(png, dpi=120, bbox_inches="tight")
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     evalsets.add_arguments(ap)
-    ap.add_argument("--no-debian", action="store_true", help="development questions only")
+    ap.add_argument("--no-debian", action="store_true", help="development questions only (no debian or held-out set)")
     ap.add_argument("--data-dir", type=Path, default=None, help="keep each corpus' ingest in DATA_DIR/<set> and reuse it")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "calibration.json")
     ap.add_argument("--png", type=Path, default=ROOT / "bench" / "results" / "calibration.png")
@@ -91,16 +93,16 @@ def main(argv=None):
     res = {"grid": curve, "chosen": chosen, "shipped_threshold": RELEVANCE_THRESHOLD, "shipped": rates(dev, RELEVANCE_THRESHOLD),
            "per_question": {"dev": dev}}
     others = {}
-    if not a.no_debian:
-        corpus, qpath = evalsets.locate("debian", a)
-        deb = score_set("debian", corpus, [qpath], a.data_dir)
-        res["debian_at_shipped"], res["debian_grid"] = rates(deb, RELEVANCE_THRESHOLD), [rates(deb, t) for t in GRID]
-        others["debian"] = (res["debian_grid"], res["debian_at_shipped"])
-        res["per_question"]["debian"] = deb
+    for name in ([] if a.no_debian else ["debian", "heldout"]):      # drawn beside the fit, never used in it
+        corpus, qpath = evalsets.locate(name, a)
+        recs = score_set(name, corpus, [qpath], a.data_dir)
+        res[f"{name}_at_shipped"], res[f"{name}_grid"] = rates(recs, RELEVANCE_THRESHOLD), [rates(recs, t) for t in GRID]
+        others[name] = (res[f"{name}_grid"], res[f"{name}_at_shipped"])
+        res["per_question"][name] = recs
     if chosen["threshold"] != RELEVANCE_THRESHOLD: print(f"NOTE: the sweep chooses {chosen['threshold']}, the library ships {RELEVANCE_THRESHOLD}")
     plot(curve, res["shipped"], others, a.png)
     a.out.parent.mkdir(parents=True, exist_ok=True); a.out.write_text(json.dumps(res, indent=1))
-    print(json.dumps({k: res[k] for k in ("chosen", "shipped") + (("debian_at_shipped",) if others else ())}, indent=1))
+    print(json.dumps({k: res[k] for k in ("chosen", "shipped") + tuple(f"{n}_at_shipped" for n in others)}, indent=1))
     print(f"wrote {a.out} and {a.png}")
 
 if __name__ == "__main__":

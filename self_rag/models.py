@@ -240,6 +240,16 @@ def load_dense(settings:Settings, # EMBEDDING_MODEL, EMBEDDING_MODEL_PATH, EMBED
     cache = EmbeddingCache(settings.embedding_cache, model_fingerprint(desc, folder)) if settings.embedding_cache else None
     return DenseEmbedder(desc["model"], model, settings.embedding_batch_size, cache)
 
+# %% ../nbs/03_models.ipynb #7b14bcab
+@patch(as_prop=True)
+def words(self:DenseEmbedder) -> frozenset[str]:
+    "The tokenizer's whole words, lower case: the common words of the language the model was trained on (empty when it has no WordPiece vocabulary)."
+    if not hasattr(self, "_words"):
+        tok = getattr(getattr(self._model, "model", None), "tokenizer", None)
+        vocab = tok.get_vocab() if tok is not None else {}
+        self._words = frozenset(w for w in vocab if w.isalpha() and w.islower())
+    return self._words
+
 # %% ../nbs/03_models.ipynb #b065d59b
 def _trim_heap():
     "Hand the C heap's free memory back to the system: glibc's `malloc_trim(0)`; nothing where there is no such function."

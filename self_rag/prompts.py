@@ -7,7 +7,9 @@ __all__ = ['context_xml', 'decision_messages', 'relevance_messages', 'generation
            'usefulness_messages', 'rewrite_messages']
 
 # %% ../nbs/15_prompts.ipynb #18f619f2
+import itertools
 from html import escape
+from typing import Optional
 
 # %% ../nbs/15_prompts.ipynb #5f76a4a0
 def _x(s) -> str: return escape(str(s), quote=False)
@@ -23,10 +25,11 @@ def _metadata(hit) -> str:
 # %% ../nbs/15_prompts.ipynb #cd303668
 def context_xml(docs:list, # retrieved `Hit`s (anything with context, source, pages, section and score)
                 start:int=1, # the number of the first document
+                numbers:Optional[list[int]]=None, # each document's number, when they do not run on from `start` (one part's documents)
                ) -> str:
-    "The `<context>` block: each document's metadata and escaped text, numbered from `start`."
+    "The `<context>` block: each document's metadata and escaped text, numbered from `start` or by `numbers`."
     body = "".join(f'  <document index="{i}">\n    <metadata>{_metadata(h)}</metadata>\n    <content>\n{_x(h.context.strip())}\n    </content>\n  </document>\n'
-                   for i, h in enumerate(docs, start))
+                   for i, h in zip(numbers or itertools.count(start), docs))
     return f"<context>\n{body}</context>"
 
 # %% ../nbs/15_prompts.ipynb #e3cd9af8
@@ -92,7 +95,7 @@ def support_messages(context_xml:str, # the context block the answer was generat
     return _messages("support",
         "You check whether an answer is grounded in the documents of the context. Go through its claims one by one.\n"
         "fully_supported: every claim is stated in the documents. partially_supported: some claims are, others are not. "
-        "not_supported: the answer's claims are not in the documents, or contradict them. Citations such as [Doc 1] are not claims.\n"
+        "not_supported: the answer's claims are not in the documents, or contradict them. Citations such as [Doc 1] are not claims, nor are the questions it repeats as headings.\n"
         + _json_reply("label", '"fully_supported", "partially_supported" or "not_supported"'),
         f"{context_xml or '<context>' + chr(10) + '</context>'}\n{_a(answer)}")
 
