@@ -3,36 +3,46 @@
 - `dev`: the shared dev set (`../shared/eval/dev`: two R manuals, 40 questions), read in place.
 - `debian`: our held-out set (`bench/sets/debian`: gnuplot, bash and Gutenprint manuals, 90 questions); its PDFs are
   fetched from Debian and md5-checked by `bench/sets/debian/fetch.py` (a no-op when the cache already holds them).
+- `heldout`: a second held-out set (`bench/sets/heldout`: Doxygen, Network UPS Tools and ReportLab manuals, 67
+  questions), fetched and checked the same way by `bench/sets/heldout/fetch.py`.
 
-Both benches take `--set dev|debian|both` (default both). Tune on dev, only report on debian (see its README).
+Both benches take `--set dev|debian|heldout|both|all` (default both = dev + debian; all = the three). Tune on dev,
+only report on debian and heldout (see their READMEs).
 """
 import importlib.util, subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = ("dev", "debian")
+SETS = ("dev", "debian", "heldout")
+GROUPS = {"both": ("dev", "debian"), "all": SETS}
 DEBIAN = ROOT / "bench" / "sets" / "debian"
+HELDOUT = ROOT / "bench" / "sets" / "heldout"
 
 def add_arguments(ap):
     "The options both benches share: which sets, and where each one lives."
-    ap.add_argument("--set", dest="sets", choices=("dev", "debian", "both"), default="both",
-                    help="question set(s) to run on (default both; dev-only sections run when dev is among them)")
+    ap.add_argument("--set", dest="sets", choices=(*SETS, *GROUPS), default="both",
+                    help="question set(s) to run on (default both = dev + debian; all = dev + debian + heldout; "
+                         "dev-only sections run when dev is among them)")
     ap.add_argument("--dev", type=Path, default=ROOT.parent / "shared" / "eval" / "dev", help="the dev set folder (questions.jsonl, corpus/)")
     ap.add_argument("--debian-out", type=Path, default=None,
                     help="where fetch.py keeps the debian corpus (default its own: ~/.cache/self_rag/debian-set)")
+    ap.add_argument("--heldout-out", type=Path, default=None,
+                    help="where fetch.py keeps the heldout corpus (default its own: ~/.cache/self_rag/heldout-set)")
     ap.add_argument("--quick", action="store_true", help="skip the dev-only sections (timings, registry padding, backends): quality figures only")
 
-def chosen(a) -> list[str]: return list(SETS) if a.sets == "both" else [a.sets]
+def chosen(a) -> list[str]: return list(GROUPS.get(a.sets, (a.sets,)))
 
-def _fetch_module():
-    spec = importlib.util.spec_from_file_location("debian_set_fetch", DEBIAN / "fetch.py")
+def _fetch_module(folder: Path = DEBIAN):
+    "The `fetch.py` of a fetched set (`bench/sets/debian` or `bench/sets/heldout`), loaded under its own module name."
+    spec = importlib.util.spec_from_file_location(f"{folder.name}_set_fetch", folder / "fetch.py")
     mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
     return mod
 
 def locate(name: str, a) -> tuple[Path, Path]:
-    "`(corpus folder, questions.jsonl)` of a set; the debian corpus is fetched (and checked) first."
+    "`(corpus folder, questions.jsonl)` of a set; the debian and heldout corpora are fetched (and checked) first."
     if name == "dev": return a.dev / "corpus", a.dev / "questions.jsonl"
-    if name == "debian": return _fetch_module().fetch(a.debian_out), DEBIAN / "questions.jsonl"
+    if name == "debian": return _fetch_module(DEBIAN).fetch(a.debian_out), DEBIAN / "questions.jsonl"
+    if name == "heldout": return _fetch_module(HELDOUT).fetch(getattr(a, "heldout_out", None)), HELDOUT / "questions.jsonl"
     raise ValueError(f"unknown set {name!r}; one of {SETS}")
 
 def code_version() -> dict:
