@@ -4,12 +4,13 @@
 
 # %% auto #0
 __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'VECTOR_CACHE_SIZE', 'CODE_WEIGHT', 'RELEVANCE_THRESHOLD',
-           'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS', 'RetrievalDecision', 'RelevanceGrade', 'SupportGrade',
-           'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays', 'retry_after', 'arithmetic',
-           'chat_reply', 'offline_decision', 'TermStats', 'collection_stats', 'code_tokens', 'Unit', 'is_code_line',
-           'units', 'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence', 'question_names',
-           'absent_names', 'offline_relevance', 'unit_scores', 'offline_generate', 'answer_claims', 'offline_support',
-           'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
+           'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade',
+           'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays',
+           'retry_after', 'arithmetic', 'chat_reply', 'offline_decision', 'TermStats', 'collection_stats',
+           'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence', 'evidence_score',
+           'relevance_evidence', 'question_names', 'absent_names', 'offline_relevance', 'unit_scores',
+           'with_neighbours', 'offline_generate', 'answer_claims', 'offline_support', 'offline_usefulness',
+           'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
 import ast, difflib, functools, html, json, math, operator, os, re, threading, time, weakref
@@ -449,6 +450,17 @@ def unit_scores(question:str, texts:list[str], stats:Optional[TermStats]=None, e
         out.append(evidence_score(terms, None if sims is None else float(sims[k]), code))
     return out
 
+# %% ../nbs/14_llm.ipynb #5c53e0b8
+NEIGHBOUR_WEIGHT = 0.2
+
+# %% ../nbs/14_llm.ipynb #84bd9c63
+def with_neighbours(scores:list[float], # each unit's own score
+                    docs:list[int], # each unit's document, units of one document in their order
+                   ) -> list[float]:
+    "Each score plus `NEIGHBOUR_WEIGHT` times the better score of the units next to it in the same document."
+    near = lambda k: [scores[j] for j in (k - 1, k + 1) if 0 <= j < len(scores) and docs[j] == docs[k]]
+    return [s + NEIGHBOUR_WEIGHT * max(near(k), default=0.0) for k, s in enumerate(scores)]
+
 # %% ../nbs/14_llm.ipynb #d996f8ad
 def offline_generate(question:str, # the question
                      docs:list[dict], # the context documents: {"index": N, "content": text, ...}
@@ -460,7 +472,7 @@ def offline_generate(question:str, # the question
     if not docs: return chat_reply(question) or NO_ANSWER
     cands = [(doc, us, i) for doc, us in _passages(docs) for i in range(len(us))]
     if not cands: return NO_ANSWER
-    scores = unit_scores(question, [us[i].text for _, us, i in cands], stats, embedder)
+    scores = with_neighbours(unit_scores(question, [us[i].text for _, us, i in cands], stats, embedder), [doc for doc, _, _ in cands])
     lines, used = [EXTRACTIVE_NOTE], set()
     for k in sorted(range(len(cands)), key=lambda k: -scores[k]):
         doc, us, i = cands[k]
