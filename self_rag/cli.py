@@ -19,6 +19,7 @@ from .display import answer_view, bar_callback, funnel_view, hits_view, progress
 from .engine import Engine
 from .results import Retrieval
 from .retriever import VARIANTS
+from .traces import trace_log
 
 # %% ../nbs/24_cli.ipynb #b300e482
 def _arg(*flags, **kw) -> tuple: return flags, kw
@@ -57,10 +58,14 @@ ARGUMENTS = {  # command: (help, its own arguments, the shared ones it takes)
         _arg("--corpus", type=Path, required=True, help="folder of documents the questions are about"),
         _arg("--variant", action="append", choices=VARIANTS, help="variant(s) to run (default: all)"),
         _arg("--top-k", "-k", type=int, default=10, help="ranks scored (default 10)")], ["json"]),
-    "serve": ("run the MCP server (stdio for desktop clients, or HTTP)", [
+    "serve": ("run the MCP server (stdio for desktop clients; over HTTP, the web app and the REST API share its port)", [
         _arg("--transport", "-t", choices=["stdio", "sse", "streamable-http"], default="stdio"),
         _arg("--host", help="address HTTP transports bind to (default MCP_HOST, 127.0.0.1)"),
         _arg("--port", "-p", type=int, help="port of HTTP transports (default MCP_PORT, 8000)")], []),
+    "web": ("serve the web app and the REST API (docs at /api/docs) and open it in the browser", [
+        _arg("--host", help="address to bind (default MCP_HOST, 127.0.0.1)"),
+        _arg("--port", "-p", type=int, help="port (default MCP_PORT, 8000)"),
+        _arg("--no-browser", action="store_true", help="do not open the browser")], []),
     "client": ("interactive MCP client: ask, search, health, tools (starts a server over stdio unless --url)", [
         _arg("--url", help="server URL: http://HOST:PORT/mcp (streamable HTTP) or http://HOST:PORT/sse (SSE); default: start one over stdio"),
         _arg("--token", help="bearer token for HTTP servers (default MCP_TOKEN; prefer the variable, arguments show in ps)")], []),
@@ -93,23 +98,25 @@ def _ingest(engine, a, out:Console, err:Console) -> int:
     with progress_bar(err) as bar:
         report = engine.ingest(a.paths, collection=a.collection, force=a.force, glob=a.glob, sync=a.sync, dry_run=a.dry_run,
                                on_progress=bar_callback(bar, "ingesting"))
+    trace_log(engine.settings).ingest(report, ", ".join(map(str, a.paths)), "cli")
     out.print(Text(str(report)))
     return 1 if report.failed and not (report.added or report.updated or report.skipped or report.moved or report.removed) else 0
 
 # %% ../nbs/24_cli.ipynb #f120563c
 def _search(engine, a, out:Console, err:Console) -> int:
     kw = dict(top_k=a.top_k, collection=a.collection, source=a.source, variant=a.variant)
+    log = trace_log(engine.settings)
     if a.queries:
         for n, line in enumerate(a.queries.read_text().splitlines(), 1):
             if not line.strip(): continue
             try: item = json.loads(line); q = item["question"]
             except (ValueError, KeyError, TypeError): raise ValueError(f"{a.queries}:{n}: expected a JSON object with a \"question\" field")
-            r = engine.search(q, **kw)
+            r = engine.search(q, **kw); log.search(r, "cli")
             if a.json: print(retrieval_json(r, **{k: v for k, v in item.items() if k != "question"}), flush=True)
             else: out.print(hits_view(r, preview=None))
         return 0
     if not a.question: raise ValueError("Give a question, or --queries FILE.jsonl")
-    r = engine.search(a.question, **kw)
+    r = engine.search(a.question, **kw); log.search(r, "cli")
     if a.json: print(retrieval_json(r)); return 0
     out.print(hits_view(r, preview=None))
     if a.trace: out.print(funnel_view(r))
@@ -121,6 +128,7 @@ def _ask(engine, a, out, err) -> int:
     from self_rag.llm import LLM
     with err.status("thinking..."):
         ans = answer(engine, LLM(engine.settings, embedder=engine.dense), a.question, collection=a.collection, source=a.source)
+    trace_log(engine.settings).answer(ans, a.collection or engine.settings.qdrant_collection, "cli")
     if a.json: print(ans.model_dump_json()); return 0
     out.print(answer_view(ans, trace=a.trace))
     return 0
@@ -165,8 +173,9 @@ def _eval(engine, a, out, err) -> int:
 def _watch(engine, a, out:Console, err:Console) -> int:
     from self_rag.watch import FolderWatcher
     def changed(r): return r.added or r.updated or r.moved or r.removed or r.failed
-    def show(r):  # each sync that changed something or met a bad file (the first one included), one report a time
-        if changed(r): out.print(Text(f"{time.strftime('%H:%M:%S')} {r}"))
+    log = trace_log(engine.settings)
+    def show(r):  # each sync that changed something or met a bad file (the first one included), one report a time, and its trace
+        if changed(r): log.ingest(r, str(a.folder), "cli"); out.print(Text(f"{time.strftime('%H:%M:%S')} {r}"))
     w = FolderWatcher(engine, a.folder, a.collection, on_sync=show)
     with progress_bar(err) as bar: first = w.sync(on_progress=bar_callback(bar, "syncing"))
     if first is None: raise ValueError(w.state.error)
@@ -182,8 +191,18 @@ COMMANDS = {"ingest": _ingest, "search": _search, "ask": _ask, "documents": _doc
 
 # %% ../nbs/24_cli.ipynb #f520e47c
 def _serve(settings:Settings, a, out, err) -> int:
-    from self_rag.server import serve
-    serve(settings, a.transport, a.host, a.port)
+    if a.transport == "stdio":
+        from self_rag.server import serve
+        serve(settings, a.transport, a.host, a.port)
+    else:
+        from self_rag.web import serve_web
+        serve_web(settings, a.transport, a.host, a.port)
+    return 0
+
+# %% ../nbs/24_cli.ipynb #6dcb023c
+def _web(settings:Settings, a, out, err) -> int:
+    from self_rag.web import serve_web
+    serve_web(settings, host=a.host, port=a.port, open_browser=not a.no_browser)
     return 0
 
 # %% ../nbs/24_cli.ipynb #817adef7
@@ -211,7 +230,7 @@ def _client(settings:Settings, a, out, err) -> int:
     return client_main(a.url, a.token, settings)
 
 # %% ../nbs/24_cli.ipynb #358b861f
-STANDALONE = {"serve": _serve, "client": _client, "migrate": _migrate, "docs": _docs}
+STANDALONE = {"serve": _serve, "web": _web, "client": _client, "migrate": _migrate, "docs": _docs}
 
 # %% ../nbs/24_cli.ipynb #12af19dc
 def main(argv:Optional[list[str]]=None, # the arguments after `self-rag`; default: the command line's

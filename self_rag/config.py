@@ -80,6 +80,11 @@ class Settings(BaseSettings):
     watch_debounce_ms: int = Field(1600, ge=50, description="Milliseconds a folder watcher gathers file events before it syncs them (an editor's save is several events)")
     watch_resync_s: float = Field(600, gt=0, description="Seconds between full syncs of a watched folder, which catch what the file events missed (overflowing queues, network folders)")
 
+    # Web app and API
+    upload_max_mb: float = Field(100, gt=0, description="Largest upload request to the web API, in MB (one file or several together); a bigger one is refused with 413 and nothing of it is kept")
+    traces_enabled: bool = Field(True, description="Keep a trace of each search, answer and ingest, from the CLI, the MCP tools and the web API, in DATA_DIR/traces.jsonl; false = none")
+    traces_max_mb: float = Field(20, gt=0, description="Largest size of DATA_DIR/traces.jsonl, in MB; past it the oldest traces are dropped")
+
     @field_validator("mcp_allowed_roots", "watch_folders", mode="before")
     @classmethod
     def _split_roots(cls, v):

@@ -6,7 +6,7 @@
 __all__ = ['doc_pages', 'mermaid_svg', 'site_markdown', 'build_docs']
 
 # %% ../nbs/25_docs.ipynb #07a02e68
-import ast, html, importlib, os, re, subprocess, sys, tempfile, unicodedata, zlib
+import ast, html, importlib, os, re, shutil, subprocess, sys, tempfile, unicodedata, zlib
 from pathlib import Path
 from typing import Optional
 
@@ -280,6 +280,26 @@ def _rewrite_links(md:str, page:Path, pages:dict, anchors:dict, doc_url:str) -> 
         return f"{m.group(1)}{rel}{'#' + frag if frag else ''}"
     return _outside_code(md, lambda s: _re_link.sub(sub, s))
 
+# %% ../nbs/25_docs.ipynb #0e1924c4
+_re_img = re.compile(r"(!\[[^\]]*\]\(\s*<?)([^)\s>]+)")
+
+# %% ../nbs/25_docs.ipynb #b8c62bdc
+def _copy_images(md:str, page:Path, # the page, relative to the site
+                 folders:list[Path], # where a relative image path may start: the notebook's folder, then the checkout's
+                 docs:Path, # the site's sources
+                ) -> str:
+    "`md` with each image it shows by a relative path copied into `docs`/images/ and its link pointed there."
+    def sub(m):
+        url = m.group(2)
+        if re.match(r"[a-z][\w+.-]*:|/|#", url, re.I): return m.group(0)         # a URL, an absolute path or an anchor
+        f = next((d/url for d in folders if (d/url).is_file()), None)
+        if f is None: return m.group(0)
+        dest = docs/"images"/f"{zlib.crc32(str(f.resolve()).encode()):08x}-{f.name}"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(f, dest)
+        return m.group(1) + Path(os.path.relpath(dest, docs/page.parent)).as_posix()
+    return _outside_code(md, lambda s: _re_img.sub(sub, s))
+
 # %% ../nbs/25_docs.ipynb #5f19dab8
 def _process(nb_path:Path):
     nb = read_nb(nb_path)
@@ -345,9 +365,10 @@ def build_docs(out:Optional[str|Path]=None, # the site's folder, made or replace
     md = site_markdown(nbs)
     with tempfile.TemporaryDirectory(prefix="self_rag_docs_") as build:
         build = Path(build)
+        src = {_page(p, nbs).as_posix(): p for _, p in doc_pages(nbs)}
         for page, (_, text) in md.items():
             (build/"docs"/page).parent.mkdir(parents=True, exist_ok=True)
-            (build/"docs"/page).write_text(text)
+            (build/"docs"/page).write_text(_copy_images(text, Path(page), [src[page].parent, cfg.config_path], build/"docs"))
         (build/"docs"/"docs.css").write_text(_CSS)
         nav = []
         for page, (section, _) in md.items():

@@ -28,6 +28,7 @@ from .results import (AnswerResult, CollectionInfo, Collections, Deleted, Docume
                               IngestReport, LLMStatus, RetrieveResult)
 from .store import StoreError
 from .text import check_question
+from .traces import trace_log
 from .watch import FolderWatcher, watch_targets
 
 # %% ../nbs/21_server.ipynb #8d6973b1
@@ -159,6 +160,7 @@ class SelfRagServer:
         self.llm, self._rag, self.warmup_s = llm, None, None
         self.writes, self._build = threading.Lock(), threading.Lock()
         self.watchers, self._loop = [], None  # folder watchers (`start_watching`); the event loop reads run on
+        self.traces = trace_log(self.settings)  # the trace log the CLI and the web API write too
 
     @cached_property
     def mcp(self) -> MCPServer:
@@ -216,7 +218,7 @@ def graph(self:SelfRagServer):
 # %% ../nbs/21_server.ipynb #f6ab4c56
 @patch
 async def _ingest(self:SelfRagServer, ctx:Context, files:list[Path], failed:list[Failure], collection:Optional[str], **opts) -> IngestReport:
-    "Run `Engine.ingest` on `files` with `opts` in a worker thread, holding the write lock, sending progress notifications."
+    "Run `Engine.ingest` on `files` with `opts` in a worker thread, holding the write lock, sending progress notifications; keep its trace."
     progress, state = Progress(ctx), {"msg": "starting"}
     def on_progress(done, total, msg):  # a new message (the next file, or its next step) always goes out; counts at most every 0.25 s
         new = msg != state["msg"]; state["msg"] = msg
@@ -227,6 +229,8 @@ async def _ingest(self:SelfRagServer, ctx:Context, files:list[Path], failed:list
     await progress.send(f"{'planning' if opts.get('dry_run') else 'ingesting'} {len(files)} file(s)")
     report = await in_thread(progress, work, lambda: f"still ingesting: {state['msg']}")
     report.failed = failed + report.failed
+    title = str(opts["scope"][0]) if opts.get("scope") else ", ".join(f.name for f in files)   # the folder, or the file
+    await anyio.to_thread.run_sync(self.traces.ingest, report, title, "mcp")
     return report
 
 # %% ../nbs/21_server.ipynb #8e39651f
@@ -269,9 +273,10 @@ async def retrieve(self:SelfRagServer,
                   ) -> RetrieveResult:
     "Find the passages of the documents that best match `query`: hybrid search (dense + BM25), MMR, cross-encoder reranking, parent expansion. Each hit has its text, wider context, source file, pages, section and score."
     def work():
-        with tool_errors(): return self.engine.search(query, top_k=top_k, collection=self.collection(collection), source=source)
-    r = await self.read(work)
-    return r.summary()
+        with tool_errors(): r = self.engine.search(query, top_k=top_k, collection=self.collection(collection), source=source)
+        self.traces.search(r, "mcp")
+        return r
+    return (await self.read(work)).summary()
 
 # %% ../nbs/21_server.ipynb #6451707d
 @patch
@@ -291,7 +296,9 @@ async def rag_answer(self:SelfRagServer,
     def work():
         c = self.collection(collection)
         rag = self.graph(); stage["now"] = "answering"
-        with tool_errors(): return rag.answer(question, collection=c, source=source, on_step=on_step)
+        with tool_errors(): ans = rag.answer(question, collection=c, source=source, on_step=on_step)
+        self.traces.answer(ans, c, "mcp")
+        return ans
     await progress.send(stage["now"])
     return (await in_thread(progress, work, lambda: f"still {stage['now']}")).summary()
 
@@ -431,13 +438,18 @@ class BearerToken:
 
 # %% ../nbs/21_server.ipynb #405b6ffc
 @patch
-def http_app(self:SelfRagServer, transport:Transport, host:str):
-    "The Starlette app of an HTTP transport, with the token check and `GET /health`."
+def transport_app(self:SelfRagServer, transport:Literal["sse", "streamable-http"], host:str):
+    "The Starlette app of an HTTP transport with `GET /health`, without a token check: for a front that mounts it beside its own routes and checks the token itself."
     from starlette.responses import JSONResponse
     @self.mcp.custom_route("/health", methods=["GET"])
     async def health(request): return JSONResponse({"ready": self.warmup_s is not None, "version": __version__})
-    if transport == "sse": app = self.mcp.sse_app(host=host)
-    else: app = self.mcp.streamable_http_app(host=host)
+    return self.mcp.sse_app(host=host) if transport == "sse" else self.mcp.streamable_http_app(host=host)
+
+# %% ../nbs/21_server.ipynb #591bdf10
+@patch
+def http_app(self:SelfRagServer, transport:Transport, host:str):
+    "The Starlette app of an HTTP transport, with the token check and `GET /health`."
+    app = self.transport_app(transport, host)
     if self.settings.mcp_token: app.add_middleware(BearerToken, token=self.settings.mcp_token.get_secret_value())
     return app
 
