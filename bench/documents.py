@@ -1,7 +1,7 @@
 """Documents benchmark: parse speed per format, OCR speed and accuracy, folder sync, many small files, and a large folder.
 
-    python bench/documents.py [--quick] [--skip-large] [--files 1000] [--ocr-pages 6] [--cache DIR]
-                              [--out bench/results/documents.json]
+    python bench/documents.py [--quick] [--skip-large] [--only parse,ocr,folder,large,detect,stream] [--files 1000]
+                              [--ocr-pages 6] [--ceiling-sample 1] [--cache DIR] [--out bench/results/documents.json]
 
 1. Parse speed of `load_document` per format, in units/s (the format's own unit: PDF pages, slides, sheet rows, e-book
    chapters, document sections, code lines) and pages/s (PDF pages; elsewhere page equivalents of 3,000 characters,
@@ -18,14 +18,22 @@
    collection (the ratio should be near 1), and the dry run's time.
 5. Large folder: the R reference manual and R-exts (Debian `r-doc-pdf`, ~2,650 pages), ingested in a child process
    (so its peak RSS is its own): peak RSS (ru_maxrss, and RSS sampled by phase) and throughput against the
-   embedding-only ceiling (the same chunk texts through the dense and BM25 models alone, same batches, same process).
-   Targets: peak RSS under 2 GB, ratio >= 0.9.
+   embedding-only ceiling (the same chunk texts through the dense and BM25 models alone, same batches, same process;
+   `--ceiling-sample k` embeds every k-th batch only, for the same rate in 1/k of the time). The indexer reads and
+   chunks in a thread while it embeds, so reading costs only what the embedder leaves of the CPU. On a shared machine
+   the two phases run under different loads, so the share of the ingest's own time spent embedding is reported too
+   (both under one load). Targets: peak RSS under 2 GB, ratio >= 0.9.
+6. Content detection of files without a suffix: `loaders.format_of` (a sniff of the first bytes) against Magika 1.0.3
+   (if installed: `pip install magika==1.0.3`), on ~450 real files of the machine, scored on the loader chosen.
+7. One PDF of 3,000+ pages (the R manuals end to end, made with pypdf's writer) read window by window in a child
+   process: RSS after each window, to show that memory does not grow with the length of the document.
 
 Every run uses a scratch DATA_DIR and no EMBEDDING_CACHE, so embedding is real. `--quick` shrinks everything (100
-files, 2 OCR pages, R-data.pdf as the large folder) to check the script; `--skip-large` leaves part 5 out.
+files, 2 OCR pages, R-data.pdf as the large folder) to check the script; `--skip-large` leaves part 5 out; `--only` runs
+some parts and keeps the other parts' figures from the last run.
 Figures are wall-clock on whatever machine runs it; compare the ratios, which are measured in one process.
 """
-import argparse, csv, io, json, os, platform, random, re, resource, shutil, statistics, subprocess, sys, tempfile, textwrap
+import argparse, collections, csv, importlib.metadata, io, json, os, platform, random, re, resource, shutil, statistics, subprocess, sys, tempfile, textwrap
 import threading, time, zipfile
 from pathlib import Path
 
@@ -36,14 +44,15 @@ os.environ.pop("EMBEDDING_CACHE", None)   # embedding must be real: no vectors r
 from self_rag.chunker import chunk_pages
 from self_rag.config import Settings
 from self_rag.engine import Engine
-from self_rag.ingest import embed_text, file_sha256, version_of
-from self_rag.loaders import LoadError, find_documents, load_document
+from self_rag.ingest import Indexer, embed_text, file_sha256, version_of
+from self_rag.loaders import LoadError, document_pieces, find_documents, load_document
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import evalsets
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "self_rag" / "documents-bench"
+PARTS = ("parse", "ocr", "folder", "large", "detect", "stream")   # what --only picks from
 CHARS_PER_PAGE = 3000   # a page equivalent for formats without pages (~500 words)
 DEBIAN = {  # package -> what it gives the bench
     "r-doc-pdf": "R manuals (PDF): the large folder, and PDF parse speed",
@@ -55,6 +64,10 @@ DEBIAN = {  # package -> what it gives the bench
 }
 
 def peak_rss_mb() -> float: return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+def cpu_s() -> float:
+    "CPU seconds this process has used (user + system, all threads)."
+    t = os.times(); return t.user + t.system
 
 def rss_mb() -> float:
     with open("/proc/self/statm") as f: return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -524,8 +537,8 @@ class Timers:
     "Seconds spent in each of the engine's steps during a block: the methods are wrapped on the instances, then unwrapped."
     def __init__(self, engine):
         self.targets = [(engine.store, n) for n in ("upsert", "optimize", "write_registry", "delete_where", "create_collection")]
-        self.targets += [(engine.dense, "embed_documents"), (engine.sparse, "embed_documents"), (engine.indexer, "_load"),
-                         (engine.dense, "release_memory")]
+        self.targets += [(engine.dense, "embed_documents"), (engine.sparse, "embed_documents"), (engine.dense, "release_memory")]
+        # reading and chunking run in the indexer's loader thread, beside these: what they cost shows as waiting, in the rest
         self.seconds = {}
     def _wrap(self, obj, name):
         f, key = getattr(obj, name), f"{type(obj).__name__}.{name}"
@@ -555,7 +568,7 @@ class RssSampler(threading.Thread):
             o["max_rss_mb"] = max(o["max_rss_mb"], r); o["last_s"] = t
         return out
 
-def large_child(folder: Path, out_path: Path):
+def large_child(folder: Path, out_path: Path, sample: int = 1):
     "Part 5, run in a child process of its own: ingest `folder`, then embed the same chunk texts alone."
     res = {"folder": str(folder), "rss_start_mb": rss_mb()}
     files, _ = find_documents([folder])
@@ -569,9 +582,9 @@ def large_child(folder: Path, out_path: Path):
             res["rss_models_loaded_mb"] = rss_mb(); res["peak_rss_before_ingest_mb"] = peak_rss_mb()
             sampler = RssSampler(); sampler.start()
             def progress(done, total, msg): sampler.phase = "loading" if msg.startswith("loading") else "embedding" if msg.startswith("embedding") else msg
-            t0 = time.perf_counter()
+            t0, cpu0, res["load_average_before_ingest"] = time.perf_counter(), cpu_s(), os.getloadavg()
             with Timers(engine) as timers: report = engine.ingest([folder], collection="large", on_progress=progress)
-            ingest_s = time.perf_counter() - t0
+            ingest_s, res["ingest_cpu_s"], res["load_average_after_ingest"] = time.perf_counter() - t0, cpu_s() - cpu0, os.getloadavg()
             res["ingest_steps_s"] = timers.seconds
             sampler.phase = "after ingest"; time.sleep(0.3); sampler.stop()
             res["peak_rss_ingest_mb"] = peak_rss_mb()
@@ -579,32 +592,42 @@ def large_child(folder: Path, out_path: Path):
             res["ingest"] = {"files": [f.name for f in files], "pages": report.pages, "chunks": report.chunks, "seconds": ingest_s,
                              "pages_per_s": report.pages / ingest_s, "chunks_per_s": report.chunks / ingest_s}
             res["rss_by_phase"] = sampler.by_phase()
-            res["rss_timeline"] = [(round(t, 1), round(r), ph) for t, r, ph in sampler.samples[::10]]
-            print(f"  ingest: {report.pages} pages, {report.chunks} chunks in {ingest_s:.1f} s; peak RSS {res['peak_rss_ingest_mb']:.0f} MB", flush=True)
+            res["rss_timeline"] = [(round(t, 1), round(r), ph) for t, r, ph in sampler.samples[::max(1, len(sampler.samples) // 300)]]   # ~300 points
+            # the embedding inside the ingest against the ingest's wall time: both under the same load of the machine at the same time
+            embed_in = res["ingest_steps_s"].get("DenseEmbedder.embed_documents", 0) + res["ingest_steps_s"].get("SparseEmbedder.embed_documents", 0)
+            res["embedding_share_of_ingest"] = embed_in / ingest_s
+            print(f"  ingest: {report.pages} pages, {report.chunks} chunks in {ingest_s:.1f} s ({ingest_s and report.chunks / ingest_s:.1f} chunks/s), "
+                  f"embedding {res['embedding_share_of_ingest']:.1%} of it; peak RSS {res['peak_rss_ingest_mb']:.0f} MB; load average {res['load_average_after_ingest']}", flush=True)
+            out_path.write_text(json.dumps(res, indent=2, default=str))   # what is known so far, should the ceiling not finish
             # The same texts, loaded and chunked again (timed: the parse share of the ingest), then embedded alone.
             texts, t0 = [], time.perf_counter()
             load_s = 0.0
-            for f in files:
-                t1 = time.perf_counter(); pages = load_document(f, s); load_s += time.perf_counter() - t1
-                _, children = chunk_pages(pages, s, version=version_of(str(f.resolve()), file_sha256(f)))
-                texts += [embed_text(c) for c in children]
+            for f in files:   # the pieces the indexer reads (a PDF a window at a time), chunked as it chunks them: the same texts
+                version, pieces = version_of(str(f.resolve()), file_sha256(f)), document_pieces(f, s, Indexer.window)
+                while True:
+                    t1 = time.perf_counter(); pages = next(pieces, None); load_s += time.perf_counter() - t1
+                    if pages is None: break
+                    texts += [embed_text(c) for c in chunk_pages(pages, s, version=version)[1]]
             res["load_and_chunk_s"], res["load_s"] = time.perf_counter() - t0, load_s
             bs, dense_s, sparse_s = s.embedding_batch_size, 0.0, 0.0
-            t0 = time.perf_counter()
+            t0, cpu0, res["load_average_before_ceiling"] = time.perf_counter(), cpu_s(), os.getloadavg()
+            n_all = len(texts)   # embed every `sample`-th batch only: the rate of a uniform sample, in 1/sample of the time
+            texts = [t for k, i in enumerate(range(0, len(texts), bs)) if k % sample == 0 for t in texts[i:i + bs]]
+            res["ceiling_sample"] = sample
             for i in range(0, len(texts), bs):
                 batch = texts[i:i + bs]
                 t1 = time.perf_counter(); engine.dense.embed_documents(batch); t2 = time.perf_counter(); engine.sparse.embed_documents(batch)
                 dense_s += t2 - t1; sparse_s += time.perf_counter() - t2
-            embed_s = time.perf_counter() - t0
-            res["ceiling"] = {"chunks": len(texts), "seconds": embed_s, "dense_s": dense_s, "sparse_s": sparse_s, "chunks_per_s": len(texts) / embed_s}
-            res["ratio_to_ceiling"] = (report.chunks / ingest_s) / (len(texts) / embed_s)   # throughput against throughput (= time ratio: same chunks)
-            res["other_s"] = ingest_s - embed_s - res["load_and_chunk_s"]
-            print(f"  ceiling: {len(texts)} chunks embedded alone in {embed_s:.1f} s (dense {dense_s:.1f} s, BM25 {sparse_s:.1f} s); "
+            embed_s, res["ceiling_cpu_s"], res["load_average_after_ceiling"] = time.perf_counter() - t0, cpu_s() - cpu0, os.getloadavg()
+            res["ceiling"] = {"chunks": len(texts), "of_chunks": n_all, "seconds": embed_s, "seconds_for_all": embed_s * n_all / len(texts), "dense_s": dense_s, "sparse_s": sparse_s, "chunks_per_s": len(texts) / embed_s}
+            res["ratio_to_ceiling"] = (report.chunks / ingest_s) / (len(texts) / embed_s)   # throughput against throughput
+            res["other_s"] = ingest_s - res["ceiling"]["seconds_for_all"]   # what the ingest took beyond embedding its chunks alone
+            print(f"  ceiling: {len(texts)} of {n_all} chunks embedded alone in {embed_s:.1f} s (dense {dense_s:.1f} s, BM25 {sparse_s:.1f} s); "
                   f"load+chunk {res['load_and_chunk_s']:.1f} s; ratio {res['ratio_to_ceiling']:.3f}", flush=True)
     res["peak_rss_mb"] = peak_rss_mb()
     out_path.write_text(json.dumps(res, indent=2, default=str))
 
-def bench_large(got: dict, quick: bool, cache: Path) -> dict:
+def bench_large(got: dict, quick: bool, cache: Path, sample: int = 1) -> dict:
     if "r-doc-pdf" not in got: return {"skipped": "r-doc-pdf could not be fetched"}
     manuals = next(got["r-doc-pdf"].rglob("R-exts.pdf")).resolve().parent
     names = ["R-data.pdf"] if quick else ["refman.pdf", "R-exts.pdf"]
@@ -614,12 +637,116 @@ def bench_large(got: dict, quick: bool, cache: Path) -> dict:
         if not (folder / n).exists(): shutil.copy2(manuals / n, folder / n)
     with tempfile.TemporaryDirectory() as d:
         part = Path(d) / "large.json"
-        r = subprocess.run([sys.executable, __file__, "--large-child", str(folder), "--large-out", str(part)], env={**os.environ})
+        r = subprocess.run([sys.executable, __file__, "--large-child", str(folder), "--large-out", str(part), "--ceiling-sample", str(sample)], env={**os.environ})
         if r.returncode: return {"failed": f"the child process exited with {r.returncode}"}
         res = json.loads(part.read_text())
     res["targets"] = {"peak_rss_mb_under": 2048, "ratio_at_least": 0.9,
                       "peak_rss_met": res["peak_rss_mb"] < 2048, "ratio_met": res["ratio_to_ceiling"] >= 0.9}
     return res
+
+# ------------------------------------------------------------------------------------------------ 6. content detection
+
+# what a loader does with a file whose name says nothing: which format's loader takes it, or none
+_TRUTH = {".pdf": "pdf", ".docx": "docx", ".pptx": "pptx", ".xlsx": "sheet", ".odt": "odt", ".odp": "odp", ".ods": "sheet", ".epub": "epub",
+          ".png": "image", ".jpg": "image", ".jpeg": "image", ".tif": "image", ".tiff": "image", ".html": "html", ".htm": "html"}
+_TEXTS = (".md", ".txt", ".rst", ".py", ".c", ".h", ".json", ".yaml", ".yml", ".toml", ".sh", ".js", ".cfg", ".ini", ".csv", ".css", ".go", ".rs", ".sql")
+_BINARIES = (".so", ".gz", ".xz", ".zip", ".whl", ".pyc", ".mo", ".ttf", ".otf", ".db", ".sqlite", ".deb", ".a", ".o", ".wasm", ".ogg", ".woff2", ".gif", ".bz2")
+_MAGIKA = {"pdf": "pdf", "docx": "docx", "pptx": "pptx", "xlsx": "sheet", "odt": "odt", "odp": "odp", "ods": "sheet", "epub": "epub",
+           "png": "image", "jpeg": "image", "tiff": "image", "html": "html"}
+
+def detection_sample(got: dict, gen: dict, per_kind: int = 30) -> list[tuple[Path, str]]:
+    "(file, what a loader should do with it) for real files of this machine and the generated ones: documents, text and code, binaries."
+    rng, roots = random.Random(0), [Path("/usr/share"), Path("/usr/lib"), Path(os.__file__).parent, *got.values()]
+    by = {}
+    for root in roots:
+        for dirpath, _, names in os.walk(root):
+            for n in names:
+                f = Path(dirpath, n); suf = f.suffix.lower()
+                if f.is_symlink() or not f.is_file(): continue
+                kind = _TRUTH.get(suf) or ("text" if suf in _TEXTS else "none" if suf in _BINARIES else None)
+                if kind and f.stat().st_size > 0: by.setdefault((kind, suf), []).append(f)
+    by[("none", "elf")] = [f for f in Path("/usr/bin").iterdir() if f.is_file() and not f.is_symlink() and f.read_bytes()[:4] == b"\x7fELF"]
+    by[("text", "license")] = [f for f in Path("/usr/share/common-licenses").iterdir() if f.is_file()]
+    for name, files in gen.items():
+        for f in files: by.setdefault((_TRUTH.get(f.suffix.lower(), "text"), f.suffix.lower()), []).append(f)
+    out = []
+    for (kind, suf), files in sorted(by.items()):
+        files = sorted(set(files)); rng.shuffle(files)
+        out += [(f, kind) for f in files[:per_kind // (3 if kind in ("text", "none") else 1)]]
+    return out
+
+def bench_detection(work: Path, sample: list[tuple[Path, str]]) -> dict:
+    "Our sniff (`loaders.format_of` on a name without suffix) against Magika 1.0.3 where it is installed: right decisions and time per file."
+    from self_rag.loaders import format_of
+    names = {"self_rag.loaders:load_pdf": "pdf", "self_rag.formats:load_docx": "docx", "self_rag.formats:load_pptx": "pptx", "self_rag.formats:load_odt": "odt",
+             "self_rag.formats:load_odp": "odp", "self_rag.formats:load_epub": "epub", "self_rag.formats:load_image": "image",
+             "self_rag.loaders:load_html": "html", "self_rag.loaders:load_text": "text", "self_rag.formats:load_code": "text",
+             "self_rag.formats:load_workbook": "sheet"}
+    def ours(link: Path, f: Path) -> str:
+        fmt = format_of(link)
+        if fmt is None: return "none"
+        key = fmt.loader if isinstance(fmt.loader, str) else f"{fmt.loader.__module__}:{fmt.loader.__name__}"
+        return names.get(key, key)
+    links = work / "nameless"; links.mkdir()
+    pairs = []
+    for i, (f, kind) in enumerate(sample):
+        (link := links / f"file{i:04}").symlink_to(f); pairs.append((link, f, kind))
+    t0 = time.perf_counter(); got_ours = [ours(l, f) for l, f, _ in pairs]; ours_s = time.perf_counter() - t0
+    res = {"files": len(pairs), "by_truth": dict(sorted(collections.Counter(k for _, _, k in pairs).items())),
+           "sniff": {"right": sum(g == k for g, (_, _, k) in zip(got_ours, pairs)), "ms_per_file": 1000 * ours_s / len(pairs),
+                     "wrong": [(str(f), k, g) for g, (_, f, k) in zip(got_ours, pairs) if g != k][:40]}}
+    try:
+        t0 = time.perf_counter(); from magika import Magika; m = Magika(); load_s = time.perf_counter() - t0
+    except ImportError:
+        res["magika"] = {"skipped": "magika is not installed (pip install magika==1.0.3 to compare)"}; return res
+    t0 = time.perf_counter(); preds = m.identify_paths([l for l, _, _ in pairs]); m_s = time.perf_counter() - t0
+    def theirs(p) -> str:
+        label = str(p.output.label)
+        return _MAGIKA.get(label) or ("text" if p.output.is_text else "none")
+    got_m = [theirs(p) for p in preds]
+    import magika
+    res["magika"] = {"version": magika.__version__, "load_s": load_s, "ms_per_file": 1000 * m_s / len(pairs),
+                     "right": sum(g == k for g, (_, _, k) in zip(got_m, pairs)),
+                     "wrong": [(str(f), k, g) for g, (_, f, k) in zip(got_m, pairs) if g != k][:40],
+                     "installed_mb": sum(f.size or 0 for f in importlib.metadata.files("magika")) / 2**20}   # the package, its model and its CLI binary
+    return res
+
+# ------------------------------------------------------------------------------------------------ 7. one 3,000-page PDF
+
+def long_pdf(got: dict, cache: Path, pages: int = 3000) -> Path | None:
+    "One PDF of at least `pages` pages: the R manuals of `r-doc-pdf` one after the other (pypdf's writer), made once into `cache`."
+    if "r-doc-pdf" not in got: return None
+    out = cache / f"r-manuals-{pages}.pdf"
+    if out.exists(): return out
+    from pypdf import PdfWriter
+    manuals = next(got["r-doc-pdf"].rglob("R-exts.pdf")).resolve().parent
+    w, n = PdfWriter(), 0
+    for name in ("refman.pdf", "R-exts.pdf", "R-lang.pdf", "R-ints.pdf", "R-admin.pdf", "R-intro.pdf", "R-data.pdf"):
+        if n >= pages: break
+        w.append(manuals / name); n = len(w.pages)
+    with open(out.with_suffix(".tmp"), "wb") as f: w.write(f)
+    out.with_suffix(".tmp").rename(out)
+    return out
+
+def stream_child(path: Path, out_path: Path):
+    "Part 7, in a child process of its own: read a long PDF window by window (`pdf_windows`), RSS after each window."
+    from self_rag.loaders import PDF_WINDOW, pdf_windows
+    res, t0, rss = {"file": path.name, "window": PDF_WINDOW, "rss_start_mb": rss_mb()}, time.perf_counter(), []
+    for n, pages in enumerate(pdf_windows(path, settings_for(Path(tempfile.gettempdir())))):
+        if n == 0: res["first_window_s"] = time.perf_counter() - t0
+        rss.append((pages[-1].page, round(rss_mb(), 1)))
+    res.update(seconds=time.perf_counter() - t0, pages=rss[-1][0], windows=len(rss), peak_rss_mb=peak_rss_mb(), rss_by_window=rss[::10] + rss[-1:])
+    res["rss_after_100_pages_mb"] = next(r for p, r in rss if p >= 100)
+    res["rss_growth_after_100_pages_mb"] = max(r for _, r in rss) - res["rss_after_100_pages_mb"]
+    out_path.write_text(json.dumps(res))
+
+def bench_stream(got: dict, cache: Path) -> dict:
+    path = long_pdf(got, cache)
+    if path is None: return {"skipped": "r-doc-pdf could not be fetched"}
+    with tempfile.TemporaryDirectory() as d:
+        part = Path(d) / "stream.json"
+        r = subprocess.run([sys.executable, __file__, "--stream-child", str(path), "--large-out", str(part)], env={**os.environ})
+        return json.loads(part.read_text()) if r.returncode == 0 else {"failed": f"the child process exited with {r.returncode}"}
 
 # ------------------------------------------------------------------------------------------------ main
 
@@ -650,15 +777,35 @@ def summary(res: dict) -> str:
         out.append(f"  dry run {sy['dry_run_median_s'] * 1000:.0f} ms; sync with nothing changed {f['sync_unchanged_s'] * 1000:.0f} ms; "
                    f"walking and hashing the folder {f['scan_and_hash_s'] * 1000:.0f} ms")
         out.append("")
+    dt = res.get("detect")
+    if dt:
+        out.append(f"Content detection, {dt['files']} real files without their names ({', '.join(f'{k} {n}' for k, n in dt['by_truth'].items())}):")
+        sn, mg = dt["sniff"], dt["magika"]
+        out.append(f"  our sniff:   {sn['right']}/{dt['files']} right ({sn['right'] / dt['files']:.1%}), {sn['ms_per_file']:.2f} ms a file")
+        if "right" in mg:
+            out.append(f"  Magika {mg['version']}: {mg['right']}/{dt['files']} right ({mg['right'] / dt['files']:.1%}), {mg['ms_per_file']:.2f} ms a file, "
+                       f"{mg['load_s']:.1f} s to load, {mg['installed_mb']:.0f} MB installed")
+        else: out.append(f"  Magika: {mg['skipped']}")
+        out.append("")
+    st = res.get("stream")
+    if st and "pages" in st:
+        out.append(f"One {st['pages']}-page PDF ({st['file']}) read {st['window']} pages at a time: first window after {st['first_window_s']:.1f} s, "
+                   f"all in {st['seconds']:.0f} s; RSS {st['rss_after_100_pages_mb']:.0f} MB after 100 pages, at most {st['rss_growth_after_100_pages_mb']:.0f} MB more "
+                   f"over the remaining {st['pages'] - 100}; peak {st['peak_rss_mb']:.0f} MB")
+        out.append("")
+    elif st: out += [f"One long PDF: {st.get('skipped') or st.get('failed')}", ""]
     l = res.get("large")
     if l and "ingest" in l:
         i, c, t = l["ingest"], l["ceiling"], l["targets"]
         out.append(f"Large folder ({', '.join(i['files'])}): {i['pages']} pages, {i['chunks']} chunks")
         out.append(f"  ingest {i['seconds']:.1f} s = {i['pages_per_s']:.1f} pages/s, {i['chunks_per_s']:.1f} chunks/s")
-        out.append(f"  embedding alone (dense + BM25, batches of {l['settings']['embedding_batch_size']}) {c['seconds']:.1f} s = {c['chunks_per_s']:.1f} chunks/s "
-                   f"(dense {c['dense_s']:.1f} s, BM25 {c['sparse_s']:.1f} s)")
+        out.append(f"  embedding alone (dense + BM25, batches of {l['settings']['embedding_batch_size']}; {c['chunks']} of the {c['of_chunks']} chunks, "
+                   f"every {l['ceiling_sample']}. batch) {c['seconds']:.1f} s = {c['chunks_per_s']:.1f} chunks/s (dense {c['dense_s']:.1f} s, BM25 {c['sparse_s']:.1f} s)")
         out.append(f"  ratio to the ceiling {l['ratio_to_ceiling']:.3f} (target >= 0.9: {'met' if t['ratio_met'] else 'MISSED'}); "
-                   f"load+chunk {l['load_and_chunk_s']:.1f} s (load {l['load_s']:.1f} s), the rest {l['other_s']:.1f} s")
+                   f"reading and chunking alone {l['load_and_chunk_s']:.1f} s (load {l['load_s']:.1f} s), overlapped with embedding; the ingest's time beyond embedding alone {l['other_s']:.1f} s")
+        out.append(f"  inside the same ingest, embedding took {l['embedding_share_of_ingest']:.1%} of its time (a ratio measured under one load of the machine); "
+                   f"load average {l['load_average_before_ingest'][0]:.1f} -> {l['load_average_after_ingest'][0]:.1f} during the ingest, "
+                   f"{l['load_average_before_ceiling'][0]:.1f} -> {l['load_average_after_ceiling'][0]:.1f} during the ceiling; CPU seconds: ingest {l['ingest_cpu_s']:.0f}, ceiling {l['ceiling_cpu_s']:.0f}")
         st = l.get("ingest_steps_s", {})
         out.append("  inside the ingest: " + ", ".join(f"{k} {v:.1f} s" for k, v in sorted(st.items(), key=lambda kv: -kv[1]) if v >= 0.05))
         ph = ", ".join(f"{k} {v['max_rss_mb']:.0f} MB" for k, v in l["rss_by_phase"].items())
@@ -675,40 +822,60 @@ def main(argv=None):
     ap.add_argument("--ocr-pages", type=int, default=None, help="pages per OCR variant (default 6; --quick 2)")
     ap.add_argument("--edits", type=int, default=3, help="edits synced, one at a time (the median is reported)")
     ap.add_argument("--min-parse-s", type=float, default=None, help="seconds of passes per format (default 1.5; --quick 0.2)")
+    ap.add_argument("--only", default=",".join(PARTS), help="the parts to run, comma-separated: parse, ocr, folder (3-4), large, detect (6)")
     ap.add_argument("--cache", type=Path, default=CACHE, help="where Debian packages are downloaded and unpacked")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "documents.json")
+    ap.add_argument("--ceiling-sample", type=int, default=1, help="large folder: embed every k-th batch alone for the ceiling (its rate, in 1/k of the time)")
     ap.add_argument("--large-child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--stream-child", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--large-out", type=Path, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
-    if a.large_child: return large_child(a.large_child, a.large_out)
+    if a.large_child: return large_child(a.large_child, a.large_out, a.ceiling_sample)
+    if a.stream_child: return stream_child(a.stream_child, a.large_out)
     n_files = a.files or (100 if a.quick else 1000)
     ocr_pages = a.ocr_pages or (2 if a.quick else 6)
     min_s = a.min_parse_s if a.min_parse_s is not None else (0.2 if a.quick else 1.5)
-    res = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
-           "code": evalsets.code_version(), "quick": a.quick, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    parts = set(a.only.split(","))
+    if parts - set(PARTS): ap.error(f"--only takes {', '.join(PARTS)}; got {a.only}")
+    # a run of some parts keeps the others' figures from the last run, each part with the code and time it was measured at
+    prev = json.loads(a.out.read_text()) if a.out.exists() and parts != set(PARTS) else {}
+    res = {k: prev[k] for k in PARTS if k in prev and k not in parts}
+    res["measured"] = {k: v for k, v in prev.get("measured", {}).items() if k in res}
+    res.update({"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+                "code": evalsets.code_version(), "quick": a.quick, "started": time.strftime("%Y-%m-%d %H:%M:%S")})
+    res["measured"].update({k: {"started": res["started"], "commit": res["code"].get("commit")} for k in parts})
     t_all = time.perf_counter()
     got, res["debian_notes"] = fetch_debian(a.cache, DEBIAN)
     res["debian_packages"] = {p: str(d) for p, d in got.items()}
     with tempfile.TemporaryDirectory() as d:
         work = Path(d)
         s = settings_for(work / "data")
-        print("== 1. parse speed per format", flush=True)
         (work / "gen").mkdir()
-        gen = generate_formats(work / "gen", a.quick)
-        gen["code python"] = stdlib_sources(8 if a.quick else 40)   # real code, but not from Debian: counted with the generated group
-        res["parse"] = bench_parse(gen, debian_files(got), s, min_s)
-        for r in res["parse"]:
-            if r["format"] == "code python": r["source"] = "stdlib"
-        save(res, a.out)
-        print("== 2. OCR", flush=True)
-        (work / "ocr").mkdir()
-        res["ocr"] = bench_ocr(work / "ocr", ocr_pages, s); save(res, a.out)
-        print(f"== 3-4. {n_files} small files, and sync after one edit", flush=True)
-        (work / "folder").mkdir()
-        res["folder"] = bench_folder(work / "folder", n_files, a.edits); save(res, a.out)
-    if not a.skip_large:
+        gen = generate_formats(work / "gen", a.quick) if parts & {"parse", "detect"} else {}
+        if "parse" in parts:
+            print("== 1. parse speed per format", flush=True)
+            gen["code python"] = stdlib_sources(8 if a.quick else 40)   # real code, but not from Debian: counted with the generated group
+            res["parse"] = bench_parse(gen, debian_files(got), s, min_s)
+            for r in res["parse"]:
+                if r["format"] == "code python": r["source"] = "stdlib"
+            save(res, a.out)
+        if "ocr" in parts:
+            print("== 2. OCR", flush=True)
+            (work / "ocr").mkdir()
+            res["ocr"] = bench_ocr(work / "ocr", ocr_pages, s); save(res, a.out)
+        if "detect" in parts:
+            print("== 6. content detection: our sniff against Magika", flush=True)
+            res["detect"] = bench_detection(work, detection_sample(got, gen, 10 if a.quick else 30)); save(res, a.out)
+        if "folder" in parts:
+            print(f"== 3-4. {n_files} small files, and sync after one edit", flush=True)
+            (work / "folder").mkdir()
+            res["folder"] = bench_folder(work / "folder", n_files, a.edits); save(res, a.out)
+    if "large" in parts and not a.skip_large:
         print("== 5. large folder (child process)", flush=True)
-        res["large"] = bench_large(got, a.quick, a.cache); save(res, a.out)
+        res["large"] = bench_large(got, a.quick, a.cache, a.ceiling_sample); save(res, a.out)
+    if "stream" in parts:
+        print("== 7. one 3,000-page PDF, window by window (child process)", flush=True)
+        res["stream"] = bench_stream(got, a.cache); save(res, a.out)
     res["wall_s"] = time.perf_counter() - t_all
     res["table"] = summary(res)
     save(res, a.out)

@@ -698,6 +698,6 @@ def load_image(path:Path, # a PNG, JPEG or TIFF file
             texts = _ocr_images(path, (f.convert("L") for f in ImageSequence.Iterator(im)), settings)
     except Image.DecompressionBombError as e: raise TooLargeError(path, f"is an image of too many pixels ({e}): a decompression bomb, or too large to OCR") from e
     except (OSError, SyntaxError, ValueError) as e: raise CorruptDocumentError(path, f"Pillow cannot read it as an image ({e}): it is damaged, or another format under this suffix") from e
-    pages = [Page(path.name, str(path), n, None, None, clean_text(t)) for n, t in enumerate(texts, 1) if clean_text(t)]
+    pages = [Page(path.name, str(path), n, None, None, clean_text(t), ocr=True) for n, t in enumerate(texts, 1) if clean_text(t)]
     if not pages: raise NoTextError(path, "has no text that OCR can find: it is a picture without writing, or the writing is too small or blurred")
     return pages

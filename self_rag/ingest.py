@@ -6,16 +6,18 @@
 __all__ = ['document_title', 'embed_text', 'file_sha256', 'version_of', 'Indexer', 'own_folders', 'vanished', 'pair_moves']
 
 # %% ../nbs/08_ingest.ipynb #74cde622
-import hashlib, itertools, os, re, time
+import hashlib, itertools, os, queue, re, threading, time, warnings
+from collections import deque
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
 from typing import Callable, Collection, NamedTuple, Optional
 
 from fastcore.basics import patch
 
-from .chunker import Chunk, chunk_pages
+from .chunker import Chunk, chunk_id, chunk_pages
 from .config import Settings
-from .loaders import LoadError, find_documents, load_document
+from .loaders import PDF_WINDOW, LoadError, Page, document_pieces, find_documents
 from .results import DocumentInfo, DocumentList, Failure, IngestReport, Move
 from .store import (REGISTRY_FORMAT, Point, ProgressFn, Store, catalog, check_collection_settings,
                             collection_settings, display_names)
@@ -51,6 +53,9 @@ def version_of(path:str, # the document's identity: its absolute path
 # %% ../nbs/08_ingest.ipynb #bbe0eafc
 class Indexer:
     "Writes documents into a collection: ingest, update, delete, list; crash-safe through the registry."
+    window = PDF_WINDOW  # a PDF's physical pages read at a time (`loaders.pdf_windows`)
+    ahead = 4            # pieces (a PDF window, or a whole file) the loader thread may read ahead of the writer
+
     def __init__(self, settings:Settings, store:Store, dense, sparse):
         self.settings, self.store, self.dense, self.sparse = settings, store, dense, sparse
 
@@ -84,6 +89,22 @@ class Indexer:
             self.store.write_registry(c, reg)
         return stale
 
+# %% ../nbs/08_ingest.ipynb #b4b7eca6
+_CHUNKING = ("chunk_size", "chunk_overlap", "parent_chunk_size")
+
+@patch
+def chunking(self:Indexer, collection:Optional[str]=None) -> Settings:
+    "The settings to cut documents for `collection` with: ours, with the chunk sizes the collection recorded when it was made; a warning when ours differ."
+    c = self._coll(collection)
+    recorded = self.check_settings(c)
+    kept = {k: recorded[k] for k in _CHUNKING if k in recorded and recorded[k] != getattr(self.settings, k)}
+    if not kept: return self.settings
+    ours = ", ".join(f"{k.upper()}={getattr(self.settings, k)}" for k in kept)
+    warnings.warn(f"Collection {c!r} keeps the chunk sizes it was made with ({', '.join(f'{k}={v}' for k, v in kept.items())}), so that all its "
+                  f"documents are cut alike; {ours} applies to new collections. To cut this one anew, delete it and ingest its documents again.",
+                  stacklevel=3)
+    return self.settings.model_copy(update=kept)
+
 # %% ../nbs/08_ingest.ipynb #0df08379
 @patch
 def documents(self:Indexer, collection:Optional[str]=None) -> DocumentList:
@@ -107,67 +128,81 @@ def document(self:Indexer,
     raise KeyError(f"No document named {name!r} in collection {c!r}. Documents: {', '.join(d.source for d in docs) or 'none'}")
 
 # %% ../nbs/08_ingest.ipynb #96f8dd97
-class _Loaded(NamedTuple):
-    "A document loaded and cut into chunks, waiting to be written."
+@dataclass
+class _Doc:
+    "A document on its way into a collection. The loader thread counts what it read; the writer only `unwritten`, after the loader handed the piece on."
     path: Path     # absolute, symlinks resolved: the document's identity
     sha: str
     version: str
-    pages: list
-    parents: list[Chunk]
-    children: list[Chunk]
     existed: bool  # the collection holds an older version
+    number: int    # its place among the files of the run, from 1
+    pages: set = field(default_factory=set)      # physical pages read
+    ocr_pages: set = field(default_factory=set)  # those whose text OCR recognised
+    sections: dict = field(default_factory=dict) # section titles in order (a dict as an ordered set)
+    parents: int = 0
+    chunks: int = 0
+    unwritten: int = 0   # children handed to the writer and not in the store yet
 
     def info(self) -> DocumentInfo:
-        return DocumentInfo(source=self.path.name, path=str(self.path), sha256=self.sha, version=self.version,
-                            pages=len({p.page for p in self.pages}), chunks=len(self.children), parents=len(self.parents),
-                            sections=list(dict.fromkeys(p.section for p in self.pages if p.section)),
+        return DocumentInfo(source=self.path.name, path=str(self.path), sha256=self.sha, version=self.version, pages=len(self.pages),
+                            chunks=self.chunks, parents=self.parents, sections=list(self.sections),
                             ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
-@patch
-def _load(self:Indexer, path:Path, sha:str, existed:bool, taken:Collection[str]) -> _Loaded:
-    "Load and chunk `path` as a version not in `taken`; a `LoadError` if it can't be read or holds no text."
-    pages = load_document(path, self.settings)
-    version = version_of(str(path), sha, taken)
-    parents, children = chunk_pages(pages, self.settings, version=version)
-    if not children: raise LoadError(path, "no text to index after chunking")
-    return _Loaded(path, sha, version, pages, parents, children, existed)
+# %% ../nbs/08_ingest.ipynb #0d41ff1c
+def _chunk_piece(pages:list[Page], settings:Settings, doc:_Doc) -> tuple[list[Chunk], list[Chunk]]:
+    "(parents, children) of one piece of `doc`, numbered on from its earlier pieces (ids follow the numbers); the piece is counted in `doc`."
+    parents, children = chunk_pages(pages, settings, version=doc.version)
+    if doc.parents or doc.chunks:
+        def renumber(c:Chunk, i:int, **kw) -> Chunk: return c.model_copy(update={"index": i, "id": chunk_id(c.source, doc.version, c.kind, i), **kw})
+        moved = {p.id: renumber(p, doc.parents + p.index) for p in parents}
+        parents = list(moved.values())
+        children = [renumber(c, doc.chunks + c.index, parent_id=moved[c.parent_id].id) for c in children]
+    doc.pages |= {p.page for p in pages}
+    doc.ocr_pages |= {p.page for p in pages if p.ocr}
+    doc.sections.update(dict.fromkeys(p.section for p in pages if p.section))
+    doc.parents += len(parents); doc.chunks += len(children)
+    return parents, children
 
-def _payload(c:Chunk, version:str) -> dict:
+# %% ../nbs/08_ingest.ipynb #07d08a47
+def _payload(c:Chunk, version:str, ocr:bool=False) -> dict:
     p = {"text": c.text, "source": c.source, "pages": c.pages, "section": c.section, "version": version, "index": c.index}
     if c.parent_id: p["parent_id"] = c.parent_id
     if c.where: p["where"] = c.where
+    if ocr: p["ocr"] = True   # some of its text was recognised by OCR on a scanned page: it may hold misread characters
     return p
 
 @patch
-def _embed_points(self:Indexer, children:list[tuple[Chunk, str]]) -> list[Point]:
-    "Children (with their document's version) as points with their dense and BM25 vectors."
-    texts = [embed_text(c) for c, _ in children]
+def _embed_points(self:Indexer, children:list[tuple[Chunk, _Doc, bool]]) -> list[Point]:
+    "Children (with their document and whether OCR read them) as points with their dense and BM25 vectors."
+    texts = [embed_text(c) for c, _, _ in children]
     dense, sparse = self.dense.embed_documents(texts), self.sparse.embed_documents(texts)
-    return [Point(id=c.id, payload=_payload(c, v), dense=d, sparse=s) for (c, v), d, s in zip(children, dense, sparse)]
+    return [Point(id=c.id, payload=_payload(c, d.version, ocr), dense=v, sparse=s) for (c, d, ocr), v, s in zip(children, dense, sparse)]
+
+# %% ../nbs/08_ingest.ipynb #164a8b4a
+class _Stopped(Exception): "The writer gave up: the loader thread ends."
 
 @patch
-def _write_documents(self:Indexer, collection:str, docs:list[_Loaded], on_chunks:Callable[[int], None]) -> list[DocumentInfo]:
-    "Write `docs` (distinct files) and make them live in one registry switch."
-    reg = self.registry(collection)
-    new = [d.version for d in docs]
-    old = [v for d in docs if (v := reg["documents"].get(str(d.path), {}).get("version"))]
-    reg["pending"] += new
-    self.store.write_registry(collection, reg)                       # 1. the new versions are invisible while written
-    self.store.upsert(collection, [], [Point(id=p.id, payload=_payload(p, d.version)) for d in docs for p in d.parents])
-    children, bs = [(c, d.version) for d in docs for c in d.children], self.settings.embedding_batch_size
-    for i in range(0, len(children), bs):                         # 2. write them, batch by batch
-        batch = children[i:i + bs]
-        self.store.upsert(collection, self._embed_points(batch), [])
-        on_chunks(len(batch))
-    infos = [d.info() for d in docs]
-    reg["documents"].update({i.path: i.model_dump() for i in infos})
-    reg["pending"] = [v for v in reg["pending"] if v not in new] + old
-    self.store.write_registry(collection, reg)                       # 3. switch: one atomic write
-    if old:                                                       # 4. drop the old versions
-        self.store.delete_where(collection, "version", old)
-        reg["pending"] = [v for v in reg["pending"] if v not in old]
-        self.store.write_registry(collection, reg)
-    return infos
+def _load_ahead(self:Indexer, todo:list, taken:set, out:queue.Queue, stop:threading.Event, settings:Settings):
+    "The loader thread: read and chunk the files of `todo` piece by piece into `out`, as (\"piece\", doc, pages, parents, children), (\"end\", doc) or (\"failed\", doc, reason); last (\"done\",) or (\"crash\", exception)."
+    def put(*item):
+        while not stop.is_set():
+            try: return out.put(item, timeout=0.1)
+            except queue.Full: pass
+        raise _Stopped
+    try:
+        for n, (f, sha, prev) in enumerate(todo, 1):
+            doc = _Doc(f, sha, version_of(str(f), sha, taken), prev is not None, n)
+            taken.add(doc.version)
+            try:
+                for pages in document_pieces(f, settings, self.window): put("piece", doc, pages, *_chunk_piece(pages, settings, doc))
+            except LoadError as e: put("failed", doc, e.reason); continue
+            if doc.chunks: put("end", doc)
+            else: put("failed", doc, "no text to index after chunking")
+        put("done")
+    except _Stopped: pass
+    except BaseException as e:   # anything but a bad file stops the run: the writer raises it
+        try: put("crash", e)
+        except _Stopped: pass
 
 # %% ../nbs/08_ingest.ipynb #4191b881
 def own_folders(settings:Settings) -> tuple[Path, ...]:
@@ -231,9 +266,11 @@ def _sync_plan(docs:dict, files:list[Path], todo:list, scope:list, glob:Optional
 # %% ../nbs/08_ingest.ipynb #c38d03ba
 @patch
 def _relocate(self:Indexer, collection:str, moves:list[tuple[str, str]], removed:list[str]):
-    "Move registry entries to their files' new paths (points, ids and versions stay) and remove the vanished documents, crash-safe."
+    "Move documents to their files' new paths (points, ids, vectors and versions stay; the points' `source` follows) and remove the vanished ones, crash-safe."
     reg = self.registry(collection)
     docs = reg["documents"]
+    for old, new in moves:   # first the points: killed before the registry write, the next sync finds the same move and does it again
+        if Path(old).name != Path(new).name: self.store.set_payload_where(collection, "version", [docs[old]["version"]], {"source": Path(new).name})
     for old, new in moves: docs[new] = {**docs.pop(old), "path": new, "source": Path(new).name}
     gone = [docs.pop(p)["version"] for p in removed]
     reg["pending"] += gone
@@ -260,30 +297,86 @@ def _dry_run(report:IngestReport, docs:dict, todo:list, outcome:dict, moves:list
     return report
 
 # %% ../nbs/08_ingest.ipynb #d706374a
+class _Writer:
+    "Writes the pieces of documents in the order they come: children embedded in full batches across pieces and documents, each document made live once all its points are in."
+    def __init__(self, ix:Indexer, c:str, files:int, outcome:dict, report:IngestReport, progress:ProgressFn):
+        self.ix, self.c, self.files, self.outcome, self.report, self.progress = ix, c, files, outcome, report, progress
+        self.reg, self.bs = ix.registry(c), ix.settings.embedding_batch_size
+        self.parents, self.children = [], deque()   # (Chunk, _Doc, read by OCR) waiting for the store
+        self.marked, self.finished, self.dropped = set(), [], []   # versions pending on disk; documents complete; versions deleted, still pending
+        self.done = self.total = self.seen = 0   # chunks written, chunks loaded, files announced
+
+    def piece(self, doc:_Doc, pages:list[Page], parents:list[Chunk], children:list[Chunk]):
+        if doc.number > self.seen:
+            self.seen = doc.number; self.progress(self.done, self.total, f"loading {doc.path.name} ({doc.number}/{self.files})")
+        ocr = {p.page for p in pages if p.ocr}
+        self.parents += [(p, doc, False) for p in parents]
+        self.children += [(c, doc, bool(ocr.intersection(c.pages))) for c in children]
+        doc.unwritten += len(children); self.total += len(children)
+        while len(self.children) >= self.bs: self.flush()
+
+    def flush(self):
+        "Write the parents waiting and a batch of children, their versions pending first."
+        batch = [self.children.popleft() for _ in range(min(self.bs, len(self.children)))]
+        parents, self.parents = self.parents, []
+        self.commit({d.version for _, d, _ in batch + parents})
+        if parents: self.ix.store.upsert(self.c, [], [Point(id=p.id, payload=_payload(p, d.version)) for p, d, _ in parents])
+        if not batch: return
+        self.ix.store.upsert(self.c, self.ix._embed_points(batch), [])
+        for _, d, _ in batch: d.unwritten -= 1
+        self.done += len(batch)
+        names = list(dict.fromkeys(d.path.name for _, d, _ in batch))
+        self.progress(self.done, self.total, f"embedding {names[0]}" + (f" and {len(names) - 1} more" if len(names) > 1 else ""))
+
+    def fail(self, doc:_Doc, reason:str):
+        "Report `doc`, forget its chunks waiting, and delete those written: its version is pending, nothing of it was searchable."
+        self.report.failed.append(Failure(path=str(doc.path), reason=reason))
+        self.parents = [x for x in self.parents if x[1] is not doc]
+        self.children = deque(x for x in self.children if x[1] is not doc)
+        if doc.version in self.marked:
+            self.ix.store.delete_where(self.c, "version", [doc.version]); self.dropped.append(doc.version)
+
+    def commit(self, versions:set=frozenset()):
+        "One registry write, if anything changed: mark `versions` pending, make live the documents complete and written, forget deleted versions; then delete the old versions."
+        new, ready = set(versions) - self.marked, [d for d in self.finished if not d.unwritten]
+        if not (new or ready or self.dropped): return
+        docs, infos = self.reg["documents"], [d.info() for d in ready]
+        old = [v for d in ready if (v := docs.get(str(d.path), {}).get("version"))]
+        docs.update({i.path: {**i.model_dump(), "ocr_pages": len(d.ocr_pages)} for d, i in zip(ready, infos)})
+        gone = {d.version for d in ready} | set(self.dropped)
+        self.reg["pending"] = [v for v in self.reg["pending"] if v not in gone] + sorted(new) + old
+        self.ix.store.write_registry(self.c, self.reg)
+        self.marked |= new; self.dropped = []; self.finished = [d for d in self.finished if d.unwritten]
+        for d, i in zip(ready, infos):
+            self.outcome[i.path] = "updated" if d.existed else "added"
+            self.report.pages += i.pages; self.report.chunks += i.chunks
+        if old: self.ix.store.delete_where(self.c, "version", old); self.dropped += old
+
+    def close(self):
+        "Write what is left, make the last documents live, and clear the versions deleted from pending."
+        while self.children or self.parents: self.flush()
+        self.commit(); self.commit()
+
+# %% ../nbs/08_ingest.ipynb #7618900e
 @patch
-def _write_all(self:Indexer, c:str, todo:list, outcome:dict, report:IngestReport, progress:ProgressFn) -> int:
-    "Load and chunk the files of `todo`, and write them in groups of about a batch of chunks; returns the chunks written."
+def _write_all(self:Indexer, c:str, todo:list, outcome:dict, report:IngestReport, progress:ProgressFn, chunking:Settings) -> int:
+    "Load and chunk the files of `todo` in a loader thread, `ahead` pieces ahead of the writer here; returns the chunks written."
     reg = self.registry(c)
     taken = {d["version"] for d in reg["documents"].values()} | set(reg["pending"])   # a moved document keeps its version: never reuse it
-    done, total, group = 0, 0, []
-    def write_group():
-        names = group[0].path.name + (f" and {len(group) - 1} more" if len(group) > 1 else "")
-        def on_chunks(k):
-            nonlocal done; done += k
-            progress(done, total, f"embedding {names}")
-        for d, info in zip(group, self._write_documents(c, group, on_chunks)):
-            outcome[info.path] = "updated" if d.existed else "added"
-            report.pages += info.pages; report.chunks += info.chunks
-        group.clear()
-    for n, (f, sha, prev) in enumerate(todo):
-        progress(done, total, f"loading {f.name} ({n+1}/{len(todo)})")
-        try: doc = self._load(f, sha, prev is not None, taken=taken)
-        except LoadError as e:
-            report.failed.append(Failure(path=str(f), reason=e.reason)); continue
-        group.append(doc); total += len(doc.children)
-        if sum(len(d.children) for d in group) >= self.settings.embedding_batch_size: write_group()
-    if group: write_group()
-    return done
+    pieces, stop, w = queue.Queue(maxsize=self.ahead), threading.Event(), _Writer(self, c, len(todo), outcome, report, progress)
+    loader = threading.Thread(target=self._load_ahead, args=(todo, taken, pieces, stop, chunking), name="self_rag-loader", daemon=True)
+    loader.start()
+    try:
+        while (item := pieces.get())[0] != "done":
+            kind, doc, *rest = item
+            if kind == "crash": raise doc
+            if kind == "piece": w.piece(doc, *rest)
+            elif kind == "end": w.finished.append(doc)
+            else: w.fail(doc, rest[0])
+        w.close()
+    finally:
+        stop.set(); loader.join()
+    return w.done
 
 # %% ../nbs/08_ingest.ipynb #b86c2bf5
 @patch
@@ -300,7 +393,7 @@ def ingest(self:Indexer,
     "Index the documents under `paths` into `collection`; unchanged files are skipped, bad ones reported; `sync` also follows renames and deletions."
     t0, c = time.perf_counter(), self._coll(collection)
     paths = [Path(p) for p in (paths if isinstance(paths, (list, tuple)) else [paths])]
-    self.check_settings(c)
+    chunking = self.chunking(c)   # the collection's own chunk sizes
     if not dry_run: self.store.create_collection(c, self.dense.dim); self.recover(c)
     files, errors = find_documents(paths, glob=glob)
     report = IngestReport(collection=c, dry_run=dry_run, failed=[Failure(path=str(e.path), reason=e.reason) for e in errors])
@@ -312,7 +405,7 @@ def ingest(self:Indexer,
     before = display_names(docs) if moves or removed else {}
     if moves or removed: self._relocate(c, moves, removed)
     progress = on_progress or (lambda done, total, msg: None)
-    done = self._write_all(c, todo, outcome, report, progress)
+    done = self._write_all(c, todo, outcome, report, progress, chunking)
     if report.chunks:
         self.store.optimize(c)
         self.dense.release_memory()   # what the batches took from onnxruntime's arena goes back: a server stays small between writes

@@ -5,13 +5,13 @@
 # %% ../nbs/04_loaders.ipynb #2d975ebf
 from __future__ import annotations
 
-import codecs, errno, importlib, logging, os, re, shutil, subprocess, unicodedata, warnings
+import codecs, errno, importlib, logging, os, re, shutil, subprocess, unicodedata, warnings, zipfile
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path, PurePath
-from typing import Callable, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 from pdfminer.high_level import extract_pages
 from pdfminer.layout import LAParams, LTTextContainer
@@ -20,14 +20,15 @@ from pypdf import PasswordType, PdfReader
 from .config import Settings
 
 # %% auto #0
-__all__ = ['PDF_LOGGERS', 'OCR_INSTALL', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'Page',
-           'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError',
-           'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError',
-           'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
-           'long_word_share', 'looks_spaceless', 'pdfminer_texts', 'outline_starts', 'split_at_headings',
-           'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'load_pdf', 'decode_text', 'markdown_sections',
-           'html_text', 'load_text', 'load_markdown', 'load_html', 'Format', 'register_format', 'code_language',
-           'format_of', 'path_problem', 'load_document', 'find_documents']
+__all__ = ['PDF_LOGGERS', 'OCR_INSTALL', 'PDF_WINDOW', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT',
+           'SUPPORTED_SUFFIXES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError',
+           'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError',
+           'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where',
+           'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'pdfminer_texts',
+           'outline_starts', 'split_at_headings', 'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status',
+           'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'html_text', 'load_text', 'load_markdown',
+           'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'sniff_format', 'format_of',
+           'path_problem', 'document_pieces', 'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -42,6 +43,7 @@ class Page:
     title: str | None = None  # the document's own title (PDF metadata), where it has one
     unit: str = "page"        # what `page` counts: "page", "slide", "sheet", "chapter", "lines" (code), "section" (one text file)
     span: tuple[int, int] | None = None  # first and last line (code) or row (spreadsheet) of this text in its file
+    ocr: bool = False         # the text was recognised by OCR in an image (a scanned page, a picture), not read from a text layer
 
 # %% ../nbs/04_loaders.ipynb #6af9f344
 class LoadError(Exception):
@@ -254,17 +256,17 @@ def _open_pdf(path:Path) -> PdfReader:
     return reader
 
 # %% ../nbs/04_loaders.ipynb #58536fcc
-def _page_texts(path:Path, reader:PdfReader) -> list[str]:
-    "Raw text of every page: pypdf's, or pdfminer's for the pages where pypdf lost the word spaces."
-    texts = [p.extract_text() for p in reader.pages]
-    flagged = [i for i, t in enumerate(texts) if looks_spaceless(t)]
+def _page_texts(path:Path, reader:PdfReader, indexes:range) -> list[str]:
+    "Raw text of the pages `indexes`: pypdf's, or pdfminer's for the pages where pypdf lost the word spaces."
+    texts = [reader.pages[i].extract_text() for i in indexes]
+    flagged = [i for i, t in zip(indexes, texts) if looks_spaceless(t)]
     if flagged:
         try: recovered = pdfminer_texts(path, flagged)
         except Exception as e:
             warnings.warn(f"{path}: pdfminer.six could not re-read {len(flagged)} page(s) without word spaces ({e}); keeping pypdf's text")
             recovered = {}
         for i, t in recovered.items():
-            if long_word_share(t) < long_word_share(texts[i]): texts[i] = t
+            if long_word_share(t) < long_word_share(texts[i - indexes[0]]): texts[i - indexes[0]] = t
     return texts
 
 # %% ../nbs/04_loaders.ipynb #f128a447
@@ -292,39 +294,71 @@ def ocr_status(settings:Settings | None=None, # OCR_LANGUAGES
     return {"available": not missing, "languages": have, "reason": reason}
 
 # %% ../nbs/04_loaders.ipynb #300f1e42
-def _ocr_empty(path:Path, texts:list[str], settings:Settings | None) -> bool:
-    "OCR, into `texts`, the pages without text that hold an image; False if Tesseract is not installed."
-    if not shutil.which("tesseract"): return False
-    if not all(texts):
-        from self_rag.formats import ocr_pdf_pages   # imported here, not with this module (formats imports loaders)
-        for i, text in ocr_pdf_pages(path, [i for i, t in enumerate(texts) if not t], settings or Settings()).items(): texts[i] = clean_text(text)
-    return True
+def _ocr_empty(path:Path, texts:list[str], settings:Settings | None, first:int=0) -> set[int] | None:
+    "OCR, into `texts` (pages `first`, `first`+1, ...), those without text that hold an image: the indexes into `texts` it filled, or None without Tesseract."
+    if not shutil.which("tesseract"): return None
+    empty = [first + i for i, t in enumerate(texts) if not t]
+    if not empty: return set()
+    from self_rag.formats import ocr_pdf_pages   # imported here, not with this module (formats imports loaders)
+    for i, text in ocr_pdf_pages(path, empty, settings or Settings()).items(): texts[i - first] = clean_text(text)
+    return {i - first for i in empty if texts[i - first]}
 
 # %% ../nbs/04_loaders.ipynb #12263b7e
+PDF_WINDOW = 16  # physical pages of a PDF read at a time: what sits in memory of a document of any length
+
+# %% ../nbs/04_loaders.ipynb #f20b764e
+def _damaged(path:Path, e:Exception, notes:list) -> CorruptPdfError:
+    return CorruptPdfError(path, f"pypdf failed while reading it ({_with_notes(f'{type(e).__name__}: {e}', notes)}): the file is damaged. "
+                                 "Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)")
+
+# %% ../nbs/04_loaders.ipynb #a92e0c29
+def _pdf_outline(path:Path, reader:PdfReader) -> tuple[int, list, dict, str | None]:
+    "(pages, printed labels, outline starts, title) of an open PDF; the LoadError of a PDF without pages or a damaged one."
+    with pdf_notes() as notes:  # pypdf parses lazily: reading the page tree can log too
+        try:
+            n = len(reader.pages)
+            if n == 0: raise EmptyDocumentError(path, "is a PDF without pages: nothing to load; check how it was produced")
+            return n, reader.page_labels, outline_starts(reader), pdf_title(reader)
+        except LoadError: raise
+        except Exception as e: raise _damaged(path, e, notes) from e
+
+# %% ../nbs/04_loaders.ipynb #55d56acb
+def _window_texts(path:Path, reader:PdfReader, indexes:range, settings:Settings | None) -> tuple[list[str], set[int] | None]:
+    "(cleaned text of the pages `indexes`, the indexes of those OCR read or None without Tesseract); pypdf's parsed objects are let go after."
+    with pdf_notes() as notes:
+        try: texts = [clean_text(t) for t in _page_texts(path, reader, indexes)]
+        except Exception as e: raise _damaged(path, e, notes) from e
+        finally: reader.resolved_objects.clear()   # pypdf caches every object it parsed: ~25 KB a page, 75 MB over 3,000 pages
+    return texts, _ocr_empty(path, texts, settings, indexes[0])
+
+# %% ../nbs/04_loaders.ipynb #53214cd5
+def pdf_windows(path:Path, # the PDF
+                settings:Settings | None=None, # OCR languages and timeout; unset = read from the environment
+                window:int=PDF_WINDOW, # physical pages read at a time
+               ) -> Iterator[list[Page]]:
+    "The Pages of a PDF, `window` physical pages at a time, each read when it is asked for: a file of any length streams through."
+    reader = _open_pdf(path)
+    n, labels, starts, title = _pdf_outline(path, reader)
+    vocab, current, ocr, found = set(), (), True, False
+    for first in range(0, n, window):
+        texts, read = _window_texts(path, reader, range(first, min(first + window, n)), settings)
+        ocr, found = ocr and read is not None, found or any(texts)
+        vocab |= word_vocab(texts)   # the words of the pages read so far: what dehyphenation can know without reading ahead
+        pages = []
+        for i, text in enumerate(texts, first):
+            parts, current = split_at_headings(dehyphenate(text, vocab), starts.get(i, []), current)
+            pages += [Page(path.name, str(path), i + 1, labels[i], section, t, title, ocr=i - first in (read or ())) for section, t in parts]
+        if pages: yield pages
+    if not found:
+        raise NoTextError(path, f"has no extractable text on any of its {n} pages, " + ("and OCR found none in its images: it is made of pictures or drawings without text" if ocr else
+                                f"and it is probably scanned: to OCR it, {OCR_INSTALL}"))
+
+# %% ../nbs/04_loaders.ipynb #7da88c57
 def load_pdf(path:Path, # the PDF
              settings:Settings | None=None, # OCR languages and timeout; unset = read from the environment
             ) -> list[Page]:
     "Pages of a PDF: physical page, printed label, outline section and cleaned text; pages without a text layer OCR'd where Tesseract is installed."
-    reader = _open_pdf(path)
-    with pdf_notes() as notes:  # pypdf parses lazily: reading the pages can log too
-        try:
-            n = len(reader.pages)
-            if n == 0: raise EmptyDocumentError(path, "is a PDF without pages: nothing to load; check how it was produced")
-            texts = [clean_text(t) for t in _page_texts(path, reader)]
-            labels, starts = reader.page_labels, outline_starts(reader)
-            title = pdf_title(reader)
-        except LoadError: raise
-        except Exception as e:
-            raise CorruptPdfError(path, f"pypdf failed while reading it ({_with_notes(f'{type(e).__name__}: {e}', notes)}): the file is damaged. Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)") from e
-    ocr = _ocr_empty(path, texts, settings)
-    if not any(texts):
-        raise NoTextError(path, f"has no extractable text on any of its {n} pages, " + ("and OCR found none in its images: it is made of pictures or drawings without text" if ocr else
-                                f"and it is probably scanned: to OCR it, {OCR_INSTALL}"))
-    vocab, pages, current = word_vocab(texts), [], ()
-    for i, text in enumerate(texts):
-        parts, current = split_at_headings(dehyphenate(text, vocab), starts.get(i, []), current)
-        pages += [Page(path.name, str(path), i + 1, labels[i], section, t, title) for section, t in parts]
-    return pages
+    return [p for pages in pdf_windows(path, settings) for p in pages]
 
 # %% ../nbs/04_loaders.ipynb #59c9f467
 def decode_text(path:Path, # the file, named in errors
@@ -493,11 +527,56 @@ register_format((".png", ".jpg", ".jpeg", ".tif", ".tiff"), Format("image", "sel
 register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)
 SUPPORTED_SUFFIXES = tuple(_FORMATS)
 
+# %% ../nbs/04_loaders.ipynb #7f5eb7e6
+_MAGIC = ((b"\x89PNG\r\n\x1a\n", ".png"), (b"\xff\xd8\xff", ".jpg"), (b"II*\x00", ".tif"), (b"MM\x00*", ".tif"))
+_ZIP_MEMBERS = (("word/document.xml", ".docx"), ("ppt/presentation.xml", ".pptx"), ("xl/workbook.xml", ".xlsx"))
+_ZIP_MIMETYPES = {"application/vnd.oasis.opendocument.text": ".odt", "application/vnd.oasis.opendocument.presentation": ".odp",
+                  "application/vnd.oasis.opendocument.spreadsheet": ".ods", "application/epub+zip": ".epub"}
+
+def _zip_suffix(path:Path) -> str | None:
+    "The suffix of the Office, OpenDocument or EPUB file a ZIP container is, from its member names or its `mimetype`; None for another ZIP."
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = set(z.namelist())
+            if "mimetype" in names:
+                with z.open("mimetype") as m: return _ZIP_MIMETYPES.get(m.read(100).decode("ascii", "replace").strip())
+            return next((s for member, s in _ZIP_MEMBERS if member in names), None)
+    except (zipfile.BadZipFile, OSError, RuntimeError, ValueError): return None
+
+# %% ../nbs/04_loaders.ipynb #f582ff57
+def looks_like_text(head:bytes) -> bool:
+    "Whether the first bytes of a file are text: UTF-16 with a BOM, or UTF-8 or Windows-1252 without NUL and with at most 1% control characters."
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)): return True
+    if not head or b"\0" in head: return False
+    for cut in range(4):   # the block may end inside a UTF-8 character
+        try: text = head[:len(head) - cut].decode("utf-8"); break
+        except UnicodeDecodeError: continue
+    else: text = head.decode("cp1252", errors="replace")
+    bad = sum(1 for ch in text if (ord(ch) < 32 and ch not in "\t\n\r\f") or ch in "\x7f\ufffd")
+    return bad <= 0.01 * len(text)
+
+# %% ../nbs/04_loaders.ipynb #9c6517e4
+_HTML_START = re.compile(rb"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)   # XHTML starts with an XML declaration
+
+def sniff_format(path:Path, # a file whose name says nothing of its format
+                 text:bool=True, # whether text (plain or HTML) counts: only for files without a suffix
+                ) -> Format | None:
+    "The format of a file by its first 4 KB: PDF, an image, an Office, OpenDocument or EPUB file, HTML or text; None if it is none we load."
+    try:
+        with open(path, "rb") as f: head = f.read(4096)
+    except OSError: return None
+    suffix = next((s for magic, s in _MAGIC if head.startswith(magic)), None)
+    if suffix is None and b"%PDF-" in head[:1024]: suffix = ".pdf"
+    if suffix is None and head.startswith(b"PK\x03\x04"): suffix = _zip_suffix(path)
+    if suffix is None and text and looks_like_text(head):
+        suffix = ".html" if _HTML_START.match(head) else ".txt"
+    return _FORMATS.get(suffix)
+
 # %% ../nbs/04_loaders.ipynb #deda0d42
 def format_of(path:Path) -> Format | None:
-    "The format `path` is loaded as: by its suffix, or as code by its name or `#!` line; None if unsupported."
+    "The format `path` is loaded as: by its suffix; as code by its name or `#!` line; else by its first bytes (`sniff_format`); None if unsupported."
     if path.name in CODE_NAMES or (not path.suffix and code_language(path)): return CODE_FORMAT
-    return _FORMATS.get(path.suffix.lower())
+    return _FORMATS.get(path.suffix.lower()) or sniff_format(path, text=not path.suffix)
 
 # %% ../nbs/04_loaders.ipynb #2e8f20b0
 def _is_link_loop(path:Path) -> bool:
@@ -532,17 +611,26 @@ def _loader(fmt:Format) -> Callable:
     return getattr(importlib.import_module(module), name)
 
 # %% ../nbs/04_loaders.ipynb #88268b05
-def load_document(path:str | os.PathLike, # the file
-                  settings:Settings | None=None, # limits and chunk sizes; unset = read from the environment
-                 ) -> list[Page]:
-    "The Pages of one file, by its format; a LoadError subclass says why not."
+def document_pieces(path:str | os.PathLike, # the file
+                    settings:Settings | None=None, # limits and OCR; unset = read from the environment
+                    window:int=PDF_WINDOW, # a PDF's physical pages per piece
+                   ) -> Iterator[list[Page]]:
+    "The Pages of one file in pieces, each loaded when asked for: a PDF `window` pages at a time, any other file whole; a LoadError subclass says why not."
     path = Path(path).absolute()
     if problem := path_problem(path): raise problem
     settings, fmt = settings or Settings(), format_of(path)
     try:
         if problem := _too_large(path, settings): raise problem
-        return _loader(fmt)(path, settings) if fmt.settings else _loader(fmt)(path)
+        if fmt.loader is load_pdf: yield from pdf_windows(path, settings, window)
+        else: yield _loader(fmt)(path, settings) if fmt.settings else _loader(fmt)(path)
     except OSError as e: raise UnreadablePathError(path, f"cannot be read ({e.strerror or e}): check its permissions and the disk") from e
+
+# %% ../nbs/04_loaders.ipynb #3446438f
+def load_document(path:str | os.PathLike, # the file
+                  settings:Settings | None=None, # limits and chunk sizes; unset = read from the environment
+                 ) -> list[Page]:
+    "The Pages of one file, by its format; a LoadError subclass says why not."
+    return [p for piece in document_pieces(path, settings) for p in piece]
 
 # %% ../nbs/04_loaders.ipynb #feaa6ba2
 def _documents_in(folder:Path, glob:str | None, errors:list) -> list[Path]:

@@ -163,6 +163,9 @@ class Store(ABC):
     def delete_where(self, name:str, field:str, values:list[str]) -> None:
         "Delete the children and parents whose `payload[field]` is one of `values`."
     @abstractmethod
+    def set_payload_where(self, name:str, field:str, values:list[str], payload:dict) -> None:
+        "Set the keys of `payload` on the children and parents whose `payload[field]` is one of `values` (other keys and vectors stay)."
+    @abstractmethod
     def count(self, name:str, field:str|None=None, values:list[str]|None=None, kind:str="child") -> int:
         "Number of children (or parents, with `kind`), or of those whose `payload[field]` is one of `values`."
     @abstractmethod
@@ -393,6 +396,14 @@ class EdgeStore(Store):
                 shard.update(qe.UpdateOperation.delete_points_by_filter(qe.Filter(must=[_match_any(qe, field, values)])))
                 shard.flush()
 
+    def set_payload_where(self, name, field, values, payload):
+        shards = self._shards(name)
+        if not values: return
+        with self._failing(f"Updating collection {name!r}"):
+            for shard in shards:
+                shard.update(qe.UpdateOperation.set_payload_by_filter(qe.Filter(must=[_match_any(qe, field, values)]), payload))
+                shard.flush()
+
     def count(self, name, field=None, values=None, kind="child"):
         flt = qe.Filter(must=[_match_any(qe, field, values or [])]) if field else None
         return self._shards(name)[_kind(kind)].count(qe.CountRequest(exact=True, filter=flt))
@@ -518,6 +529,12 @@ class ServerStore(Store):
         if not values: return
         sel = self._m.FilterSelector(filter=self._m.Filter(must=[_match_any(self._m, field, values)]))
         for coll in (name, f"{name}_parents"): self.client.delete(coll, points_selector=sel, wait=True)
+
+    def set_payload_where(self, name, field, values, payload):
+        self._check(name)
+        if not values: return
+        flt = self._m.Filter(must=[_match_any(self._m, field, values)])
+        for coll in (name, f"{name}_parents"): self.client.set_payload(coll, payload=payload, points=flt, wait=True)
 
     def count(self, name, field=None, values=None, kind="child"):
         flt = self._m.Filter(must=[_match_any(self._m, field, values or [])]) if field else None
