@@ -5,7 +5,7 @@
 # %% auto #0
 __all__ = ['HEARTBEAT', 'INSTRUCTIONS', 'TOOLS', 'Collection', 'READ', 'Transport', 'SERVE', 'confine', 'confined_documents',
            'tool_errors', 'Progress', 'in_thread', 'SelfRagServer', 'check_exposure', 'http_url', 'BearerToken',
-           'serve', 'free_port', 'serve_command', 'Running', 'background_server']
+           'running', 'run_http', 'serve', 'free_port', 'serve_command', 'Running', 'background_server']
 
 # %% ../nbs/21_server.ipynb #16d59085
 import asyncio, contextlib, errno, hmac, ipaddress, logging, os, subprocess, sys, tempfile, threading, time
@@ -456,6 +456,39 @@ def http_app(self:SelfRagServer, transport:Transport, host:str):
 # %% ../nbs/21_server.ipynb #1e665d09
 _log = logging.getLogger("self_rag.server")
 
+# %% ../nbs/21_server.ipynb #e73697c1
+@contextlib.contextmanager
+def running(settings:Optional[Settings]=None, # default: the engine's, or `Settings()`
+            engine:Optional[Engine]=None, # default: `Engine(settings)`
+            host:Optional[str]=None, # default MCP_HOST
+            port:Optional[int]=None, # default MCP_PORT
+            where:str="stdio", # what it serves on, for the ready line: "stdio", or a path of the HTTP server such as "/mcp"
+           ):
+    "A warm `SelfRagServer`, its models preloading and its folders watched, closed after: how every way of serving starts. Yields it, the host and the port."
+    settings = settings or (engine.settings if engine else Settings())
+    host, port = (host or settings.mcp_host).strip("[]"), port or settings.mcp_port  # "[::1]", as in a URL, binds ::1
+    if where != "stdio": check_exposure(host, settings.mcp_token)
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    _log.setLevel(logging.INFO)
+    srv = SelfRagServer(settings, engine)
+    if note := settings.allowed_roots_note: _log.warning(note)
+    try:
+        with contextlib.redirect_stdout(sys.stderr): secs = srv.warm_up()
+        _log.info("self_rag %s ready in %.2f s on %s (store: %s)", __version__, secs,
+                  where if where == "stdio" else http_url(host, port, where), srv.engine.store.backend)
+        srv.preload()
+        for w in srv.start_watching(): _log.info("watching %s for collection %r", w.folder, w.collection)
+        yield srv, host, port
+    finally: srv.close()
+
+# %% ../nbs/21_server.ipynb #355a49a8
+def run_http(app, host:str, port:int):
+    "The uvicorn server that every HTTP front door runs `app` with (not started yet)."
+    import uvicorn
+    return uvicorn.Server(uvicorn.Config(app, host=host, port=port, http="httptools", log_level="warning",
+                                         access_log=False, timeout_graceful_shutdown=5))
+
+# %% ../nbs/21_server.ipynb #34a86414
 def serve(settings:Optional[Settings]=None, # default: the engine's, or `Settings()`
           transport:Transport="stdio", # `stdio`, `sse` or `streamable-http`
           host:Optional[str]=None, # default MCP_HOST
@@ -463,26 +496,11 @@ def serve(settings:Optional[Settings]=None, # default: the engine's, or `Setting
           engine:Optional[Engine]=None, # default: `Engine(settings)`
          ):
     "Warm up, then serve the tools on `transport` until stopped. Logs to stderr."
-    settings = settings or (engine.settings if engine else Settings())
     if transport not in Transport.__args__: raise ValueError(f"Unknown transport {transport!r}: use stdio, sse or streamable-http")
-    host, port = (host or settings.mcp_host).strip("[]"), port or settings.mcp_port  # "[::1]", as in a URL, binds ::1
-    if transport != "stdio": check_exposure(host, settings.mcp_token)
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
-    _log.setLevel(logging.INFO)
-    srv = SelfRagServer(settings, engine)
-    if note := settings.allowed_roots_note: _log.warning(note)
-    try:
-        with contextlib.redirect_stdout(sys.stderr): secs = srv.warm_up()
-        where = "stdio" if transport == "stdio" else http_url(host, port, "/mcp" if transport == "streamable-http" else "/sse")
-        _log.info("self_rag %s ready in %.2f s on %s (store: %s)", __version__, secs, where, srv.engine.store.backend)
-        srv.preload()
-        for w in srv.start_watching(): _log.info("watching %s for collection %r", w.folder, w.collection)
+    where = {"stdio": "stdio", "sse": "/sse", "streamable-http": "/mcp"}[transport]
+    with running(settings, engine, host, port, where) as (srv, host, port):
         if transport == "stdio": anyio.run(srv.mcp.run_stdio_async)
-        else:
-            import uvicorn
-            uvicorn.Server(uvicorn.Config(srv.http_app(transport, host), host=host, port=port, http="httptools", log_level="warning",
-                                          access_log=False, timeout_graceful_shutdown=5)).run()
-    finally: srv.close()
+        else: run_http(srv.http_app(transport, host), host, port).run()
 
 # %% ../nbs/21_server.ipynb #af5829b9
 def free_port() -> int:

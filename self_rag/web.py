@@ -14,8 +14,7 @@ __all__ = ['MIN_MATCH', 'MIN_EDGE', 'EDGE', 'HIGHLIGHT_FILL', 'HIGHLIGHT_LINE', 
            'evaluation', 'swagger_assets', 'api_docs', 'ready', 'web_app', 'serve_app', 'serve_web']
 
 # %% ../nbs/21_web.ipynb #24952cec
-import asyncio, contextlib, hashlib, hmac, importlib.resources, io, ipaddress, json, logging, mimetypes, os, re, shutil, sys, tempfile, threading, time, unicodedata, uuid
-from datetime import datetime, timezone
+import asyncio, contextlib, hashlib, hmac, importlib.resources, io, ipaddress, json, logging, mimetypes, os, re, shutil, tempfile, threading, time, unicodedata, uuid
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Callable, Literal, Optional
@@ -33,12 +32,12 @@ from pydantic import BaseModel, Field
 from . import __version__
 from .config import Settings
 from .engine import Engine
-from .eval import Question, VariantResult, evaluate, load_questions, results_table
+from .eval import Question, evaluate, load_questions, results_table
 from .loaders import SUPPORTED_SUFFIXES, load_document
-from .results import (Answer, AnswerResult, CollectionInfo, Collections, Deleted, DocumentInfo, Health, Hit, IngestReport,
-                              Retrieval, StepSummary)
+from .results import (Answer, CollectionInfo, Collections, Deleted, DocumentInfo, Health, Hit, IngestReport,
+                              Retrieval)
 from .retriever import VARIANTS
-from .server import SelfRagServer, check_exposure, http_url, tool_errors
+from .server import SelfRagServer, http_url, run_http, running, tool_errors
 from .store import check_name
 from .text import check_question
 from .traces import Trace, TraceSummary, Via
@@ -988,23 +987,9 @@ def serve_web(settings:Optional[Settings]=None, # default: the engine's, or `Set
               open_browser:bool=False, # open the app in the browser once it is up
              ):
     "Warm up, then serve the web app, the API and (with `transport`) the MCP transport on one port until stopped. Logs to stderr."
-    import uvicorn
-    settings = settings or (engine.settings if engine else Settings())
-    host, port = (host or settings.mcp_host).strip("[]"), port or settings.mcp_port   # "[::1]", as in a URL, binds ::1
-    check_exposure(host, settings.mcp_token)
-    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s: %(message)s")
-    _log.setLevel(logging.INFO)
-    srv = SelfRagServer(settings, engine)
-    if note := settings.allowed_roots_note: _log.warning(note)
-    try:
-        with contextlib.redirect_stdout(sys.stderr): secs = srv.warm_up()
-        where = http_url(host, port, {"sse": "/sse", "streamable-http": "/mcp"}.get(transport, "/"))
-        _log.info("self_rag %s ready in %.2f s on %s (store: %s); web app %s, API docs %s", __version__, secs, where,
-                  srv.engine.store.backend, http_url(host, port, "/"), http_url(host, port, "/api/docs"))
-        srv.preload()
-        for w in srv.start_watching(): _log.info("watching %s for collection %r", w.folder, w.collection)
-        server = uvicorn.Server(uvicorn.Config(web_app(srv, transport, host), host=host, port=port, http="httptools", log_level="warning",
-                                               access_log=False, timeout_graceful_shutdown=5))
+    with running(settings, engine, host, port, {"sse": "/sse", "streamable-http": "/mcp"}.get(transport, "/")) as (srv, host, port):
+        _log.setLevel(logging.INFO)
+        _log.info("web app %s, API docs %s", http_url(host, port, "/"), http_url(host, port, "/api/docs"))
+        server = run_http(web_app(srv, transport, host), host, port)
         if open_browser: threading.Thread(target=_open_when_up, args=(server, http_url(host, port, "/")), daemon=True).start()
         server.run()
-    finally: srv.close()
