@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
-from typing import Callable, Collection, NamedTuple, Optional
+from typing import Collection, Optional
 
 from fastcore.basics import patch
 

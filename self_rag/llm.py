@@ -13,7 +13,7 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'VECTOR_CACHE_SIZ
            'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
-import ast, difflib, functools, html, json, math, operator, os, re, threading, time, weakref
+import ast, difflib, html, json, math, operator, os, re, threading, time, weakref
 from collections import Counter
 from typing import Iterable, Literal, NamedTuple, Optional
 
@@ -365,12 +365,13 @@ def question_names(question:str, # the question
     return list(dict.fromkeys(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and w not in words))
 
 # %% ../nbs/14_llm.ipynb #d7e73aa0
-@functools.lru_cache(maxsize=1024)
 def _held(term:str, stats:TermStats) -> bool:
-    "Some passage holds `term`, or a spelling of it: a close match among the collection's terms that start alike."
-    if stats.df.get(term): return True
-    alike = [t for t in stats.df if t[:3] == term[:3] and abs(len(t) - len(term)) <= 2]
-    return bool(difflib.get_close_matches(term, alike, n=1, cutoff=0.8))
+    "Some passage holds `term`, or a spelling of it: a close match among the collection's terms that start alike (remembered per `stats`)."
+    memo = stats.__dict__.setdefault("_held", {})   # on the statistics themselves: they go when the collection changes
+    if term not in memo:
+        alike = [t for t in stats.df if t[:3] == term[:3] and abs(len(t) - len(term)) <= 2]
+        memo[term] = bool(stats.df.get(term)) or bool(difflib.get_close_matches(term, alike, n=1, cutoff=0.8))
+    return memo[term]
 
 # %% ../nbs/14_llm.ipynb #741f38d9
 def absent_names(question:str, # the question
