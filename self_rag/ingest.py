@@ -257,9 +257,13 @@ def pair_moves(gone:dict[str, str], # vanished documents: path -> SHA-256 of the
 
 # %% ../nbs/08_ingest.ipynb #e90117ca
 def _sync_plan(docs:dict, files:list[Path], todo:list, scope:list, glob:Optional[str], force:bool) -> tuple[list, list]:
-    "(moves, removals) of a sync: the documents in `scope` whose files are gone, paired with the new files of the same bytes (none when forced)."
+    "(moves, removals) of a sync: vanished documents of `scope`, and documents whose files exist nowhere, paired with new files of the same bytes (none when forced)."
     gone = vanished(docs, {os.path.realpath(f) for f in files}, scope, glob)
-    moves = [] if force else pair_moves({p: docs[p]["sha256"] for p in gone}, [(str(f), sha) for f, sha, prev in todo if prev is None])
+    if force: return [], gone
+    new = [(str(f), sha) for f, sha, prev in todo if prev is None]
+    shas, covered = {sha for _, sha in new}, set(gone)
+    orphans = {p: d["sha256"] for p, d in docs.items() if d["sha256"] in shas and (p in covered or not os.path.exists(p))}
+    moves = pair_moves(orphans, new)
     moved = {old for old, _ in moves}
     return moves, [p for p in gone if p not in moved]
 
