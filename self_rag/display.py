@@ -98,13 +98,15 @@ def _repr_html_(self:Answer) -> str:
     cites = html_table(["doc", "source", "where", "quote"],
                        [[f"[Doc {c.doc}]", c.source, place(c), c.quote] for c in self.citations], empty="no citations",
                        caption="citations")
+    gone = [html_table(["source", "where", "why not relevant"], [[r.source, place(r), r.why] for r in self.rejected],
+                       caption="closest passages, each graded not relevant")] if self.rejected else []
     top = max((s.ms for s in self.trace), default=0)
     trace = html_table(["node", "ms", "time", "produced", "LLM calls", "notes"],
                        [[s.node, round(s.ms, 1), html_bar(s.ms, top), ", ".join(f"{k}={v}" for k, v in s.info.items()),
                          _calls(s.llm_calls), "; ".join(s.notes)] for s in self.trace], empty="no steps", caption="trace")
     notes = [Ul(*[Li(n) for n in self.notes])] if self.notes else []
     return to_xml(Div(Div(B(self.question)), Div(*_cited(self.answer), style="white-space:pre-wrap;margin:0.5em 0"),
-                      Div(labels), cites, *notes, trace), indent=False)
+                      Div(labels), cites, *gone, *notes, trace), indent=False)
 
 # %% ../nbs/19_display.ipynb #23818ff4
 @patch
@@ -191,6 +193,10 @@ def answer_view(a:Answer|AnswerResult, # an answer, made here or returned by `ra
     if a.citations:
         t = _table("citations", "doc", "source", "where", "quote", show_lines=True)
         for c in a.citations: _row(t, f"[Doc {c.doc}]", c.source, place(c), c.quote)
+        parts.append(t)
+    if a.rejected:
+        t = _table("closest passages, not relevant", "source", "where", "why")
+        for r in a.rejected: _row(t, r.source, place(r), r.why)
         parts.append(t)
     if not trace: return Group(*parts)
     t = _table("trace", "node", ">ms", ">LLM calls", "labels and counts")

@@ -16,7 +16,7 @@ from langgraph.graph import END, START, StateGraph
 from .config import Settings
 from .engine import Engine
 from .llm import NO_ANSWER, OFFLINE_MODEL
-from .nodes import NODE_NAMES, Attempt, State, make_nodes, new_state
+from .nodes import NODE_NAMES, Attempt, State, make_nodes, new_state, rejections
 from .results import Answer, Citation, Hit, Step
 from .text import CITATION, check_question, content_terms, sentences, shorten
 from .routes import route_after_retrieval_decision, route_after_support, route_after_usefulness
@@ -120,7 +120,7 @@ class SelfRAG:
                       citations=cite(best.answer, best.relevant), retrieved=state.get("retrieval_count", 0) > 0,
                       support=best.support, usefulness=best.usefulness, retries=state.get("retry_count", 0),
                       model=self.llm.model, extractive=self.llm.model == OFFLINE_MODEL, notes=_notes(state, best, m),
-                      ms=(time.perf_counter() - t0) * 1000, trace=trace)
+                      rejected=rejections(state) if best.answer == NO_ANSWER else [], ms=(time.perf_counter() - t0) * 1000, trace=trace)
 
 # %% ../nbs/18_graph.ipynb #0dbdca15
 @patch

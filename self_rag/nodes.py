@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['NODE_NAMES', 'PART_NOT_FOUND', 'Attempt', 'keep_best', 'State', 'new_state', 'Nodes', 'interleave', 'abstains',
-           'join_parts', 'make_nodes']
+           'rejections', 'join_parts', 'make_nodes']
 
 # %% ../nbs/16_nodes.ipynb #4476adb0
 import operator
@@ -21,7 +21,7 @@ from .llm import (EXTRACTIVE_NOTE, NO_ANSWER, RelevanceGrade, RetrievalDecision,
 from .prompts import (context_xml, decision_messages, generation_messages, relevance_messages,
                               rewrite_messages, support_messages, usefulness_messages)
 from .engine import Engine
-from .results import Hit, LLMCall
+from .results import Hit, LLMCall, Rejected
 from .text import part_heading, split_question
 
 # %% ../nbs/16_nodes.ipynb #a97ce14b
@@ -57,6 +57,7 @@ class State(TypedDict, total=False):
     part_of: dict[str, int]       # chunk id -> the part whose search alone found it; absent: it serves the whole question
     relevant: list[Hit]           # those graded relevant, in retrieval order
     grades: dict[str, bool]       # chunk id -> relevant to the question, for every document graded in this run
+    reasons: dict[str, str]       # chunk id -> the grader's reason, for every document graded not relevant
     context: str                  # the XML context block built from `relevant`
     answer: str
     support: Optional[str]
@@ -72,7 +73,7 @@ def new_state(question:str, collection:Optional[str]=None, source:Optional[str]=
     "The state a run starts from, with the parts the question asks."
     split = split_question(question)
     return State(question=question, collection=collection, source=source, should_retrieve=False, preface=split.preface,
-                 parts=split.parts, query=question, documents=[], part_of={}, relevant=[], grades={}, context="", answer="",
+                 parts=split.parts, query=question, documents=[], part_of={}, relevant=[], grades={}, reasons={}, context="", answer="",
                  support=None, usefulness=None, retry_count=0, retrieval_count=0, best=None, llm_calls=[], notes=[])
 
 # %% ../nbs/16_nodes.ipynb #a50cb2ed
@@ -139,11 +140,15 @@ def relevance_grader(self:Nodes, state:State) -> dict:
             for k in ([part_of[h.chunk_id]] if h.chunk_id in part_of else range(len(parts)))]
     def grade(i, hit, k): return self.llm.structured("relevance", relevance_messages(parts[k], hit, index=i), RelevanceGrade, fallback, stats)
     out = list(self.pool.map(grade, *zip(*jobs))) if jobs else []
-    yes = {}
-    for (_, h, k), (g, _) in zip(jobs, out): yes.setdefault(h.chunk_id, set()).update({k} if g.answer == "YES" else set())
+    yes, why = {}, {}
+    for (_, h, k), (g, _) in zip(jobs, out):
+        yes.setdefault(h.chunk_id, set()).update({k} if g.answer == "YES" else set())
+        if g.answer != "YES": why.setdefault(h.chunk_id, g.thought)
     part_of |= {c: next(iter(ks)) for c, ks in yes.items() if len(ks) == 1 and len(parts) > 1}
     grades = known | {c: bool(ks) for c, ks in yes.items()}
-    return {"relevant": [h for h in docs if grades[h.chunk_id]], "grades": grades, "part_of": part_of, "llm_calls": [c for _, c in out]}
+    reasons = (state.get("reasons") or {}) | {c: w for c, w in why.items() if not yes[c]}
+    return {"relevant": [h for h in docs if grades[h.chunk_id]], "grades": grades, "reasons": reasons, "part_of": part_of,
+            "llm_calls": [c for _, c in out]}
 
 # %% ../nbs/16_nodes.ipynb #9131259a
 @patch
@@ -156,6 +161,14 @@ def context_builder(self:Nodes, state:State) -> dict:
 def abstains(state:State) -> bool:
     "Retrieval ran and no document was graded relevant: there is nothing to answer from."
     return bool(state.get("should_retrieve")) and not state.get("relevant")
+
+# %% ../nbs/16_nodes.ipynb #4e8752b2
+def rejections(state:State, n:int=3, # how many to keep
+              ) -> list[Rejected]:
+    "The first `n` documents of the last retrieval graded not relevant, each with the grader's reason."
+    grades, why = state.get("grades") or {}, state.get("reasons") or {}
+    out = [h for h in state.get("documents", []) if grades.get(h.chunk_id) is False][:n]
+    return [Rejected(**h.model_dump(), why=why.get(h.chunk_id) or "graded not relevant") for h in out]
 
 # %% ../nbs/16_nodes.ipynb #99d9e22f
 @patch

@@ -4,8 +4,9 @@
 
 # %% auto #0
 __all__ = ['Hit', 'place', 'StageRank', 'StageSummary', 'Stage', 'RetrieveResult', 'Retrieval', 'LLMCall', 'Step', 'StepSummary',
-           'Citation', 'AnswerResult', 'Answer', 'Failure', 'Move', 'IngestReport', 'DocumentInfo', 'DocumentList',
-           'SparseVec', 'CollectionInfo', 'Collections', 'Documents', 'Deleted', 'WatchState', 'LLMStatus', 'Health']
+           'Citation', 'Rejected', 'AnswerResult', 'Answer', 'Failure', 'Move', 'IngestReport', 'DocumentInfo',
+           'DocumentList', 'SparseVec', 'CollectionInfo', 'Collections', 'Documents', 'Deleted', 'WatchState',
+           'LLMStatus', 'Health']
 
 # %% ../nbs/02_results.ipynb #a6cd9471
 from dataclasses import dataclass
@@ -130,6 +131,11 @@ class Citation(BaseModel):
 
     def __str__(self): return f"[Doc {self.doc}] {self.source}, {place(self)}"
 
+# %% ../nbs/02_results.ipynb #2c92480f
+class Rejected(Hit):
+    "A retrieved passage graded not relevant to the question, with the grader's reason."
+    why: str
+
 # %% ../nbs/02_results.ipynb #bf10b164
 class _AnswerFields(BaseModel):
     question: str
@@ -142,6 +148,7 @@ class _AnswerFields(BaseModel):
     model: str
     extractive: bool                                 # written by the offline extractive provider
     notes: list[str] = Field(default_factory=list)
+    rejected: list[Rejected] = Field(default_factory=list)  # an abstention's closest passages, and why each was not relevant
     ms: float
 
 # %% ../nbs/02_results.ipynb #052c08d6
@@ -164,6 +171,7 @@ class Answer(_AnswerFields):
                  f"{self.model}, {self.ms:.0f} ms)"]
         lines += ["  " + line for line in self.answer.splitlines()]
         lines += [f"  {c}: {c.quote!r}" for c in self.citations]
+        lines += [f"  not relevant: {r.source}, {place(r)}: {r.why}" for r in self.rejected]
         return "\n".join(lines + [f"  note: {n}" for n in self.notes])
     __str__ = __repr__
 
