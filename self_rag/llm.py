@@ -6,9 +6,9 @@
 __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'VECTOR_CACHE_SIZE', 'CODE_WEIGHT', 'RELEVANCE_THRESHOLD',
            'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade',
            'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays',
-           'retry_after', 'arithmetic', 'chat_reply', 'offline_decision', 'TermStats', 'collection_stats',
-           'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence', 'evidence_score',
-           'relevance_evidence', 'question_names', 'absent_names', 'offline_relevance', 'unit_scores',
+           'retry_after', 'arithmetic', 'acknowledges', 'chat_reply', 'offline_decision', 'TermStats',
+           'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence',
+           'evidence_score', 'relevance_evidence', 'question_names', 'absent_names', 'offline_relevance', 'unit_scores',
            'with_neighbours', 'offline_generate', 'answer_claims', 'offline_support', 'offline_usefulness',
            'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
@@ -161,6 +161,7 @@ def arithmetic(question:str) -> Optional[str]:
 
 # %% ../nbs/14_llm.ipynb #218b5f87
 _HELLO, _WELCOME = "Hello! Ask me anything about your documents.", "You're welcome! Ask me anything about your documents."
+_GLAD = "Glad to help! Ask me anything about your documents."
 _CHAT = [(r"\b(?:thanks?(?: you)?(?: (?:very|so) much| a lot)?|thx|ty|cheers|much appreciated|appreciate it|"
            r"that (?:helped|helps|was (?:very |really )?helpful|works|worked)(?: a lot)?)\b", _WELCOME),
          (r"\b(?:bye|goodbye|see you(?: later| soon)?|good night|take care|have a (?:nice|good) (?:day|evening|one))\b", "Goodbye!"),
@@ -171,8 +172,19 @@ _CHAT = [(r"\b(?:thanks?(?: you)?(?: (?:very|so) much| a lot)?|thx|ty|cheers|muc
           "I answer questions from your documents, citing the pages I quote. What would you like to know?"),
          (r"\b(?:tell me a joke|make me laugh|say something funny)\b", "I only know what your documents say. Ask me about them!"),
          (r"^\W*(?:ok(?:ay)?|cool|great|nice|awesome|perfect|got it|sounds good|i see|alright|all right|sure|wow|lol|yes|no|yep|nope)(?:\W+|$)",
-          "Glad to help! Ask me anything about your documents."),
+          _GLAD),
          (r"\b(?:hi|hello|hey|hiya|howdy|yo|greetings|good (?:morning|afternoon|evening|day))\b(?: there)?", _HELLO)]
+
+# %% ../nbs/14_llm.ipynb #e6593e9c
+_OPEN = re.compile(r"\?|(?:^|[.,;:!]\s*)(?:how|what|which|where|why|when|who|whose|can|could|would|should|is|are|do|does|did|may)\b|"
+                   r"\b(?:please|need|needs|want|wish|looking for|tell me|show me|explain|help me|but|still|not|never|no longer|cannot|"
+                   r"error|errors|fail\w*|broken|crash\w*|wrong|problem persists)\b|n't\b")
+
+# %% ../nbs/14_llm.ipynb #f6556a14
+def acknowledges(question:str) -> bool:
+    "Thanks or praise that leaves nothing open: no question, no request, no trouble reported."
+    q = question.lower().replace("\u2019", "'")
+    return any(re.search(pat, q) for pat, reply in _CHAT if reply in (_WELCOME, _GLAD)) and not _OPEN.search(q)
 
 # %% ../nbs/14_llm.ipynb #8c25cebb
 def chat_reply(question:str) -> Optional[str]:
@@ -182,7 +194,7 @@ def chat_reply(question:str) -> Optional[str]:
     found = [reply for pat, reply in _CHAT if re.search(pat, q)]
     rest = q
     for pat, _ in _CHAT: rest = re.sub(pat, " ", rest)
-    return found[0] if found and not content_terms(rest) else None
+    return found[0] if found and (not content_terms(rest) or acknowledges(question)) else None
 
 # %% ../nbs/14_llm.ipynb #f5d3eadc
 def offline_decision(question:str) -> dict:
