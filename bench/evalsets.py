@@ -5,44 +5,46 @@
   fetched from Debian and md5-checked by `bench/sets/debian/fetch.py` (a no-op when the cache already holds them).
 - `heldout`: a second held-out set (`bench/sets/heldout`: Doxygen, Network UPS Tools and ReportLab manuals, 67
   questions), fetched and checked the same way by `bench/sets/heldout/fetch.py`.
+- `blind`: a third held-out set (`bench/sets/blind`: beamer, Asymptote and FireHOL manuals, 97 questions), written
+  without running the engine on it, fetched and checked the same way by `bench/sets/blind/fetch.py`.
 
-Both benches take `--set dev|debian|heldout|both|all` (default both = dev + debian; all = the three). Tune on dev,
-only report on debian and heldout (see their READMEs).
+Both benches take `--set dev|debian|heldout|blind|both|all` (default both = dev + debian; all = the four). Tune on
+dev, only report on debian, heldout and blind (see their READMEs).
 """
 import importlib.util, subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = ("dev", "debian", "heldout")
+FETCHED = {name: ROOT / "bench" / "sets" / name for name in ("debian", "heldout", "blind")}  # sets with a fetch.py
+SETS = ("dev", *FETCHED)
 GROUPS = {"both": ("dev", "debian"), "all": SETS}
-DEBIAN = ROOT / "bench" / "sets" / "debian"
-HELDOUT = ROOT / "bench" / "sets" / "heldout"
+DEBIAN, HELDOUT, BLIND = FETCHED["debian"], FETCHED["heldout"], FETCHED["blind"]
 
 def add_arguments(ap):
     "The options both benches share: which sets, and where each one lives."
     ap.add_argument("--set", dest="sets", choices=(*SETS, *GROUPS), default="both",
-                    help="question set(s) to run on (default both = dev + debian; all = dev + debian + heldout; "
+                    help="question set(s) to run on (default both = dev + debian; all = dev + debian + heldout + blind; "
                          "dev-only sections run when dev is among them)")
     ap.add_argument("--dev", type=Path, default=ROOT.parent / "shared" / "eval" / "dev", help="the dev set folder (questions.jsonl, corpus/)")
-    ap.add_argument("--debian-out", type=Path, default=None,
-                    help="where fetch.py keeps the debian corpus (default its own: ~/.cache/self_rag/debian-set)")
-    ap.add_argument("--heldout-out", type=Path, default=None,
-                    help="where fetch.py keeps the heldout corpus (default its own: ~/.cache/self_rag/heldout-set)")
+    for name in FETCHED:
+        ap.add_argument(f"--{name}-out", type=Path, default=None,
+                        help=f"where fetch.py keeps the {name} corpus (default its own: ~/.cache/self_rag/{name}-set)")
     ap.add_argument("--quick", action="store_true", help="skip the dev-only sections (timings, registry padding, backends): quality figures only")
 
 def chosen(a) -> list[str]: return list(GROUPS.get(a.sets, (a.sets,)))
 
 def _fetch_module(folder: Path = DEBIAN):
-    "The `fetch.py` of a fetched set (`bench/sets/debian` or `bench/sets/heldout`), loaded under its own module name."
+    "The `fetch.py` of a fetched set (a folder of `FETCHED`), loaded under its own module name."
     spec = importlib.util.spec_from_file_location(f"{folder.name}_set_fetch", folder / "fetch.py")
     mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
     return mod
 
 def locate(name: str, a) -> tuple[Path, Path]:
-    "`(corpus folder, questions.jsonl)` of a set; the debian and heldout corpora are fetched (and checked) first."
+    "`(corpus folder, questions.jsonl)` of a set; the corpora of the `FETCHED` sets are fetched (and checked) first."
     if name == "dev": return a.dev / "corpus", a.dev / "questions.jsonl"
-    if name == "debian": return _fetch_module(DEBIAN).fetch(a.debian_out), DEBIAN / "questions.jsonl"
-    if name == "heldout": return _fetch_module(HELDOUT).fetch(getattr(a, "heldout_out", None)), HELDOUT / "questions.jsonl"
+    if name in FETCHED:
+        folder = FETCHED[name]
+        return _fetch_module(folder).fetch(getattr(a, f"{name}_out", None)), folder / "questions.jsonl"
     raise ValueError(f"unknown set {name!r}; one of {SETS}")
 
 def code_version() -> dict:
