@@ -184,6 +184,8 @@ class Store(ABC):
     def _query(self, name, mode, dense, sparse, k, flt, with_vectors, fusion) -> list: ...
     @abstractmethod
     def _scroll(self, name, kind, limit, offset) -> tuple[list, object]: "One page of records from `offset`, and the next offset (None at the end)."
+    @abstractmethod
+    def _retrieve(self, name, kind, ids) -> list: "The records of `kind` with these ids (canonical UUIDs), payloads only; ids not there left out."
 
     def search(self, name:str,
                mode:str, # "dense", "bm25" or "hybrid" (both, fused with RRF)
@@ -383,6 +385,9 @@ class EdgeStore(Store):
         req = qe.ScrollRequest(offset=offset, limit=limit, with_payload=True, with_vector=kind == "child")
         return self._shards(name)[_kind(kind)].scroll(req)
 
+    def _retrieve(self, name, kind, ids):
+        return self._shards(name)[_kind(kind)].retrieve(ids, with_payload=True, with_vector=False)
+
     def parents(self, name, ids):
         if not ids: return {}
         with self._failing(f"Reading parents from collection {name!r}"):
@@ -519,6 +524,10 @@ class ServerStore(Store):
         coll = self._check(name) if _kind(kind) == 0 else f"{self._check(name)}_parents"
         return self.client.scroll(coll, limit=limit, offset=offset, with_payload=True, with_vectors=kind == "child")
 
+    def _retrieve(self, name, kind, ids):
+        coll = self._check(name) if _kind(kind) == 0 else f"{self._check(name)}_parents"
+        return self.client.retrieve(coll, ids, with_payload=True, with_vectors=False)
+
     def parents(self, name, ids):
         self._check(name)
         if not ids: return {}
@@ -560,6 +569,26 @@ class ServerStore(Store):
         self._check(name)
 
     def close(self): self.client.close()
+
+# %% ../nbs/07_store.ipynb #60ebf665
+def _point_id(i) -> str:
+    "`i` as Qdrant writes a UUID point id; a `ValueError` naming it if it is not one."
+    try: return str(uuid.UUID(str(i)))
+    except ValueError: raise ValueError(f"{i!r} is not a point id: self_rag's chunk ids are UUIDs, as a hit's `chunk_id` is") from None
+
+# %% ../nbs/07_store.ipynb #a88a2d33
+@patch
+def payloads(self:Store, name:str, # a collection
+             ids:Iterable[str], # point ids (UUIDs), e.g. the `chunk_id`s of a search's trace
+             kind:str="child", # "child" or "parent"
+            ) -> dict[str, dict]:
+    "The payloads of the points of `kind` in collection `name` with these ids, read in one call; ids it does not hold are left out."
+    _kind(kind)
+    ids = list(dict.fromkeys(_point_id(i) for i in ids))
+    if not self.has_collection(name): raise self._unknown(name)
+    if not ids: return {}
+    with self._failing(f"Reading points of collection {name!r}"):
+        return {str(r.id): r.payload or {} for r in self._retrieve(name, kind, ids)}
 
 # %% ../nbs/07_store.ipynb #3255bcce
 def open_store(settings, # a `Settings`: QDRANT_URL, QDRANT_API_KEY and QDRANT_TIMEOUT, else DATA_DIR

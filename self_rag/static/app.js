@@ -173,8 +173,34 @@ function waterfall(trace) {
     at += t.ms; return row;
   }), el("div", { class: "muted" }, `total ${fmtMs(total)}`));
 }
-function rankTable(trace, hits) {
-  const label = Object.fromEntries(hits.map((h) => [h.chunk_id, `${h.source}, ${place(h)}`]));
+const clip = (t, n = 240) => { t = (t || "").replace(/\s+/g, " ").trim(); return t.length <= n ? t : t.slice(0, n - 1).trimEnd() + "…"; };
+function nameCell(td, x) {
+  // A candidate as a person knows it: its document and place, then its first words (all of them on hover); or its id, if it is gone.
+  if (!x.found) { td.replaceChildren(el("span", { class: "muted" }, `chunk ${x.chunk_id.slice(0, 8)} (no longer in the collection)`)); td.title = `chunk ${x.chunk_id}`; return; }
+  td.replaceChildren(el("span", { class: "cand-doc" }, x.source), el("span", { class: "muted" }, ` · ${place(x)}`), el("div", { class: "excerpt" }, x.excerpt));
+  td.title = `${x.excerpt}\n\nchunk ${x.chunk_id}`;
+}
+function nameWhenShown(table, collection, cells, hit) {
+  // Once the table first comes into view, one lookup names every candidate that is not a hit, and marks a hit whose document is gone since.
+  const ids = Object.keys(cells);
+  if (!ids.length) { table.dataset.named = "yes"; return; }
+  const name = async () => {
+    try {
+      const got = await api(`/api/collections/${encodeURIComponent(collection)}/chunks`, { method: "POST", body: { ids } });
+      for (const x of got) {
+        if (!hit[x.chunk_id]) nameCell(cells[x.chunk_id], x);
+        else if (!x.found) cells[x.chunk_id].querySelector(".muted").append(" (no longer in the collection)");
+      }
+      table.dataset.named = "yes";
+    } catch (e) {
+      table.before(el("p", { class: "notice" }, `The candidates that are not hits could not be named: ${e.message}`));
+      table.dataset.named = "failed";
+    }
+  };
+  const seen = new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) { seen.disconnect(); name(); } }, { rootMargin: "400px" });
+  seen.observe(table);
+}
+function rankTable(trace, hits, collection) {
   const ids = [...new Set(trace.flatMap((t) => t.ranks.map((r) => r.chunk_id)))];
   const rank = trace.map((t) => Object.fromEntries(t.ranks.map((r) => [r.chunk_id, r])));
   const last = rank[rank.length - 1] || {};
@@ -184,13 +210,21 @@ function rankTable(trace, hits) {
     const d = r.prev_rank == null ? null : r.prev_rank - r.rank;
     return el("td", { class: "num" }, String(r.rank), i === 0 ? "" : d == null ? el("span", { class: "new" }, " new") : d > 0 ? el("span", { class: "up" }, ` ↑${d}`) : d < 0 ? el("span", { class: "down" }, ` ↓${-d}`) : "");
   };
-  return el("table", { class: "table" }, el("thead", {}, el("tr", {}, el("th", {}, "candidate"), trace.map((t) => el("th", { class: "num" }, t.name)))),
-    el("tbody", {}, ids.map((id) => el("tr", {}, el("td", { title: `chunk ${id}` }, label[id] || el("span", { class: "muted" }, `not in the hits · chunk ${id.slice(0, 8)}`)),
-      rank.map((m, i) => cell(m[id], i, id))))));
+  const hit = Object.fromEntries(hits.map((h) => [h.chunk_id, h])), cells = {};
+  const label = (id) => {
+    const td = cells[id] = el("td", { class: "cand" }), h = hit[id];
+    if (h) nameCell(td, { ...h, found: true, excerpt: clip(h.text) });
+    else td.append(el("span", { class: "muted" }, `chunk ${id.slice(0, 8)} · naming...`));
+    return td;
+  };
+  const table = el("table", { class: "table ranks" }, el("thead", {}, el("tr", {}, el("th", {}, "candidate"), trace.map((t) => el("th", { class: "num" }, t.name)))),
+    el("tbody", {}, ids.map((id) => el("tr", { class: hit[id] ? "hit" : "dropped", "data-chunk": id }, label(id), rank.map((m, i) => cell(m[id], i, id))))));
+  nameWhenShown(table, collection, cells, hit);
+  return table;
 }
 function retrievalView(r) {
   return [el("h2", {}, "The funnel"), waterfall(r.trace), el("h2", {}, `${r.hits.length} hits for “${r.query}” in ${r.collection}`),
-    hitList(r.hits, r.collection), el("h2", { id: "rank-changes" }, "Rank changes: each candidate's rank after each stage"), rankTable(r.trace, r.hits)];
+    hitList(r.hits, r.collection), el("h2", { id: "rank-changes" }, "Rank changes: each candidate's rank after each stage"), rankTable(r.trace, r.hits, r.collection)];
 }
 async function search(ev) {
   ev.preventDefault();
