@@ -35,7 +35,7 @@ from .config import Settings
 from .engine import Engine
 from .eval import Question, evaluate, load_questions, results_table
 from .loaders import SUPPORTED_SUFFIXES, load_document
-from .results import (Answer, CollectionInfo, Collections, Deleted, DocumentInfo, Health, Hit, IngestReport,
+from .results import (CollectionInfo, Collections, Deleted, DocumentInfo, Health, IngestReport,
                               Retrieval)
 from .retriever import VARIANTS
 from .server import SelfRagServer, http_url, run_http, running, tool_errors
@@ -508,13 +508,6 @@ def sse(name:str, data) -> bytes:
     body = data.model_dump_json() if isinstance(data, BaseModel) else json.dumps(data, ensure_ascii=False)
     return f"event: {name}\ndata: {body}\n\n".encode()
 
-# %% ../nbs/21_web.ipynb #cc1f44e2
-@patch
-async def closest(self:Web, ans:Answer, collection:str, source:Optional[str]=None) -> list[Hit]:
-    "The passages the funnel finds for the last query the graph searched with: after an abstention, the ones it judged not relevant."
-    q = next((s.info["query"] for s in reversed(ans.trace) if isinstance(s.info.get("query"), str)), ans.question)
-    return (await self.srv.read(lambda: self.engine.search(q, collection=collection, source=source))).hits
-
 # %% ../nbs/21_web.ipynb #8b732887
 @patch
 async def answer_events(self:Web, question:str, collection:str, source:Optional[str]=None):
@@ -532,8 +525,6 @@ async def answer_events(self:Web, question:str, collection:str, source:Optional[
         if kind == "step": yield sse("step", item)
         elif kind == "error": yield sse("error", {"detail": error_text(item)}); return
         else: break
-    abstained = item.retrieved and not item.citations
-    if abstained: yield sse("rejected", {"why": "each was graded not relevant to the question", "hits": [h.model_dump() for h in await self.closest(item, collection, source)]})
     yield sse("trace", {"id": self.traces.answer(item, collection, "web")})
     yield sse("answer", item.summary())
 
@@ -891,7 +882,7 @@ async def search(body:SearchRequest, request:Request) -> Response:
 
 # %% ../nbs/21_web.ipynb #a4bbee7e
 @api.post("/ask", tags=["answers"], response_class=StreamingResponse,
-          responses={200: {"content": {"text/event-stream": {}}, "description": "Events start, step..., [rejected], trace, answer; or error"}})
+          responses={200: {"content": {"text/event-stream": {}}, "description": "Events start, step..., trace, answer; or error"}})
 async def ask(body:AskRequest, request:Request):
     "Answer a question with the Self-RAG graph, streaming each node's progress as server-sent events, then the answer with its citations."
     web = _web(request)

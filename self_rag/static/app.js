@@ -108,14 +108,14 @@ function answerText(a, c) {
   }
   return out;
 }
-function showAnswer(a, c, rejected, box = $("#answer")) {
+function showAnswer(a, c, box = $("#answer")) {
   const grades = `support: ${a.support ?? "n/a"} · usefulness: ${a.usefulness ?? "n/a"} · retries: ${a.retries} · ${a.model} · ${fmtMs(a.ms)}`;
   const kids = [answerText(a, c), el("div", { class: "grades" }, grades)];
   if (a.citations.length) kids.push(el("h2", {}, "Sources"), el("ol", { class: "hits" }, a.citations.map((x) =>
     el("li", {}, el("div", { class: "head" }, el("button", { type: "button", class: "link", onclick: () => openSource(c, x, x.quote) }, `[Doc ${x.doc}] ${x.source}`), el("span", { class: "muted" }, place(x))),
       el("div", { class: "quote" }, "“" + x.quote + "”")))));
-  if (rejected) kids.unshift(el("div", { class: "abstain" }, el("strong", {}, "The documents do not answer this. "),
-    `The closest passages found, ${rejected.why}:`), hitList(rejected.hits, c));
+  if (a.rejected?.length) kids.unshift(el("div", { class: "abstain" }, el("strong", {}, "The documents do not answer this. "),
+    "The closest passages found, each graded not relevant, and why:"), hitList(a.rejected, c));
   kids.push(...a.notes.map((n) => el("p", { class: "muted" }, n)));
   box.replaceChildren(...kids);
 }
@@ -141,15 +141,13 @@ async function ask(ev) {
   if (!question) return;
   $("#steps").replaceChildren(el("li", { class: "running" }, "starting...")); $("#answer").replaceChildren();
   btn.disabled = true;
-  let rejected = null;
   try {
     const r = await api("/api/ask", { method: "POST", body: { question, collection: c || null } });
     for await (const [ev, d] of sseEvents(r)) {
       const steps = $("#steps"), running = steps.querySelector(".running");
       if (ev === "start") running.textContent = d.loading ? "loading the graph..." : "deciding whether to retrieve...";
       else if (ev === "step") { steps.insertBefore(stepItem(d), running); running.textContent = "working..."; }
-      else if (ev === "rejected") rejected = d;
-      else if (ev === "answer") { running?.remove(); showAnswer(d, c, rejected); }
+      else if (ev === "answer") { running?.remove(); showAnswer(d, c); }
       else if (ev === "error") { running?.remove(); $("#answer").replaceChildren(el("p", { class: "error" }, d.detail)); }
     }
   } catch (e) { $("#steps .running")?.remove(); $("#answer").replaceChildren(el("p", { class: "error" }, e.message)); }
@@ -161,7 +159,7 @@ function hitList(hits, c) {
   return el("ol", { class: "hits" }, hits.map((h) => el("li", {},
     el("div", { class: "head" }, el("button", { type: "button", class: "link", onclick: () => openSource(c, h, h.text) }, h.source),
       el("span", { class: "muted" }, place(h)), el("span", { class: "score" }, h.score.toFixed(4))),
-    el("div", { class: "text" }, h.text))));
+    el("div", { class: "text" }, h.text), h.why ? el("div", { class: "why" }, `Not relevant: ${h.why}`) : null)));
 }
 function waterfall(trace) {
   const total = trace.reduce((s, t) => s + t.ms, 0) || 1;
@@ -314,7 +312,7 @@ async function openTrace(id) {
   else if (t.kind === "answer") {
     const box = el("article", { class: "answer" });
     out.replaceChildren(el("h2", {}, t.title), el("ol", { class: "steps" }, t.data.trace.map((s) => stepItem({ ...s, llm_calls: s.llm_calls.length }))), box);
-    showAnswer(t.data, t.collection, null, box);
+    showAnswer(t.data, t.collection, box);
   } else out.replaceChildren(el("h2", {}, `Ingest into ${t.collection} (${VIA[t.via] || t.via}): ${t.title}`), el("pre", { class: "json" }, JSON.stringify(t.data, null, 2)));
 }
 
