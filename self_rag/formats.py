@@ -5,11 +5,11 @@
 # %% ../nbs/05_formats.ipynb #3a9f7a73
 from __future__ import annotations
 
-import csv, functools, importlib, io, os, posixpath, re, shutil, subprocess, unicodedata, zipfile
+import csv, functools, importlib, io, os, posixpath, re, shutil, subprocess, threading, unicodedata, zipfile
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Optional
 from urllib.parse import unquote
 
 import docx, openpyxl, pypdfium2, pypdfium2.raw as pdfium_c
@@ -28,11 +28,12 @@ from .loaders import (OCR_INSTALL, BinaryFileError, CorruptDocumentError, EmptyD
                               OcrUnavailableError, Page, TooLargeError, _HTMLText, _merge_short, clean_text, code_language, decode_text)
 
 # %% auto #0
-__all__ = ['MAX_MEMBERS', 'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events', 'load_docx',
-           'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'slide_page', 'load_pptx', 'load_odp', 'cell_text',
-           'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows', 'load_csv',
-           'epub_spine', 'chapter_sections', 'load_epub', 'code_text', 'parser_for', 'line_blocks', 'group_blocks',
-           'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages', 'load_image']
+__all__ = ['MAX_MEMBERS', 'PDFIUM_LOCK', 'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events',
+           'load_docx', 'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'slide_page', 'load_pptx', 'load_odp',
+           'cell_text', 'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows',
+           'load_csv', 'epub_spine', 'chapter_sections', 'load_epub', 'code_text', 'parser_for', 'line_blocks',
+           'group_blocks', 'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages',
+           'load_image']
 
 # %% ../nbs/05_formats.ipynb #29bf07bc
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the signature of OLE files: old Office formats, and encrypted new ones
@@ -672,19 +673,34 @@ def _ocr_images(path:Path, images:Iterable[Image.Image], settings:Settings) -> l
             if batch and (image is None or len(batch) == workers): texts += pool.map(lambda png: _ocr_png(path, png, settings), batch); batch = []
     return texts
 
+# %% ../nbs/05_formats.ipynb #afecbdca
+PDFIUM_LOCK = threading.Lock()  # held by every call into PDFium (pypdfium2), from any thread
+
 # %% ../nbs/05_formats.ipynb #996a7774
 def _has_image(page) -> bool: return any(True for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=4))
 
+# %% ../nbs/05_formats.ipynb #682f4626
+def _page_image(pdf, i:int) -> Optional[Image.Image]:
+    "Page `i` of `pdf` rendered for OCR (300 dpi, grey) if it holds an image, else None; under `PDFIUM_LOCK`, the page closed after."
+    with PDFIUM_LOCK:
+        page = pdf[i]
+        try: return page.render(scale=300 / 72, grayscale=True).to_pil() if _has_image(page) else None
+        finally: page.close()
+
+# %% ../nbs/05_formats.ipynb #c8ec0391
 def ocr_pdf_pages(path:Path, # the PDF
                   indexes:list[int], # 0-based pages without a text layer
                   settings:Settings, # ocr_languages, ocr_timeout
                  ) -> dict[int, str]:
-    "Text that OCR finds on those of the pages that hold an image, rendered at 300 dpi in grey."
-    pdf = pypdfium2.PdfDocument(str(path))
-    try:
-        scans = [i for i in indexes if _has_image(pdf[i])]
-        texts = _ocr_images(path, (pdf[i].render(scale=300 / 72, grayscale=True).to_pil() for i in scans), settings)
-    finally: pdf.close()
+    "Text that OCR finds on those of the pages that hold an image, rendered one at a time as OCR asks for them."
+    with PDFIUM_LOCK: pdf = pypdfium2.PdfDocument(str(path))
+    scans = []
+    def images():
+        for i in indexes:
+            if (image := _page_image(pdf, i)) is not None: scans.append(i); yield image
+    try: texts = _ocr_images(path, images(), settings)
+    finally:
+        with PDFIUM_LOCK: pdf.close()
     return dict(zip(scans, texts))
 
 # %% ../nbs/05_formats.ipynb #2926d940

@@ -34,6 +34,7 @@ from . import __version__
 from .config import Settings
 from .engine import Engine
 from .eval import Question, evaluate, load_questions, results_table
+from .formats import PDFIUM_LOCK
 from .loaders import SUPPORTED_SUFFIXES, load_document
 from .results import (CollectionInfo, Collections, Deleted, DocumentInfo, Health, IngestReport,
                               Retrieval)
@@ -108,17 +109,14 @@ class Highlight(BaseModel):
     text: str = ""              # the page's characters under the rectangles
     boxes: list[Box] = Field(default_factory=list)
 
-# %% ../nbs/21_web.ipynb #9321b610
-_PDFIUM = threading.Lock()  # PDFium is not thread-safe: one call into it at a time
-
 # %% ../nbs/21_web.ipynb #1134164a
 @contextlib.contextmanager
 def pdf_page(path:Path, # a PDF
              page:int, # 1-based
             ):
-    "Page `page` of the PDF at `path`, opened while holding the PDFium lock; an `IndexError` naming the page count if it has no such page."
+    "Page `page` of the PDF at `path`, opened while holding the PDFium lock (`formats.PDFIUM_LOCK`, which OCR in the indexer takes too); an `IndexError` naming the page count if it has no such page."
     import pypdfium2 as pdfium
-    with _PDFIUM:
+    with PDFIUM_LOCK:
         pdf = pdfium.PdfDocument(str(path))
         try:
             if not 1 <= page <= len(pdf): raise IndexError(f"{Path(path).name} has {len(pdf)} pages: there is no page {page}.")
