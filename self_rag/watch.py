@@ -110,11 +110,12 @@ def sync(self:FolderWatcher,
 # %% ../nbs/12_watch.ipynb #4b990e96
 @patch
 def _flush(self:FolderWatcher):
-    "Sync the pending paths once their files settled; on failure they stay pending and are tried again 30 s later."
+    "Sync the pending paths once their files settled (the whole folder when one of them is gone); on failure they stay pending and are tried again 30 s later."
     if not settle(self.pending, self.quiet_s, stop=self._stop): return
     changed, self.pending = self.pending, set()
     self.state.pending = []
-    if self.sync(changed) is None: self.pending |= changed; self._retry_at = time.monotonic() + 30
+    gone = any(not p.exists() for p in changed)   # maybe half of a rename whose other half no event has reported yet
+    if self.sync(None if gone else changed) is None: self.pending |= changed; self._retry_at = time.monotonic() + 30
     self.state.pending = sorted(str(p.relative_to(self.folder)) for p in self.pending)
 
 # %% ../nbs/12_watch.ipynb #563dfc7c
