@@ -141,10 +141,10 @@ def _hits(self:Retriever, trace:list, c:str, cat:Catalog, cands:list[Candidate])
     "The candidates as hits: each with its parent's text as context, its document's display name and path."
     t0 = time.perf_counter()
     parents = self.store.parents(c, list({x.payload.get("parent_id") for x in cands} - {None}))
-    docs = [cat.by_version.get(x.payload["version"]) for x in cands]
+    docs = [cat.named(x.payload) for x in cands]            # (path, display name) of each one's document
     hits = [Hit(text=x.payload["text"], context=parents.get(x.payload.get("parent_id"), {}).get("text", x.payload["text"]),
-                source=cat.names.get(doc, x.payload["source"]), pages=x.payload["pages"], section=x.payload.get("section"),
+                source=name, pages=x.payload["pages"], section=x.payload.get("section"),
                 score=x.score, chunk_id=x.id, parent_id=x.payload.get("parent_id"), path=doc, where=x.payload.get("where"))
-            for x, doc in zip(cands, docs)]
+            for x, (doc, name) in zip(cands, docs)]
     _record(trace, "parents", t0, cands, cands, f"{len(parents)} parents")
     return hits

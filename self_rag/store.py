@@ -652,6 +652,11 @@ class Catalog(NamedTuple):
         docs = meta.get("documents", {})
         return cls(display_names(docs), {d["version"]: p for p, d in docs.items()})
 
+    def named(self, payload:dict) -> tuple[Optional[str], str]:
+        "(path, display name) of the document a point's `payload` belongs to; a version no longer live keeps the name it was written under."
+        doc = self.by_version.get(payload.get("version"))
+        return doc, self.names.get(doc, payload.get("source"))
+
     def matching(self, pattern:str) -> list[str]:
         "Paths of the documents whose display name, file name or path matches the glob `pattern`."
         return [p for p, n in self.names.items()

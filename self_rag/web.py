@@ -665,8 +665,8 @@ class ChunkIds(BaseModel):
 def _label(i:str, p:Optional[dict], cat:Catalog) -> ChunkLabel:
     "The label of chunk `i` from its payload `p` (None: not in the collection), its document named through the registry's catalog `cat`."
     if p is None: return ChunkLabel(chunk_id=i, found=False)
-    doc = cat.by_version.get(p.get("version"))
-    return ChunkLabel(chunk_id=i, found=True, source=cat.names.get(doc, p.get("source")), path=doc, pages=p.get("pages") or [],
+    doc, name = cat.named(p)
+    return ChunkLabel(chunk_id=i, found=True, source=name, path=doc, pages=p.get("pages") or [],
                       section=p.get("section"), where=p.get("where"), excerpt=shorten(p.get("text", ""), EXCERPT))
 
 # %% ../nbs/21_web.ipynb #80bf05d7
