@@ -1,20 +1,10 @@
 #!/usr/bin/env python3
-"""Validate the Debian evaluation set against its corpus.
-
-Fetches the corpus (see fetch.py), extracts every page with pypdf and checks that
-  * every question has the fields of its kind (the same schema as the dev set);
-  * every answer_keyword of a factual/multi question occurs on at least one of its gold pages;
-  * a `semantic` question contains none of its answer_keywords;
-  * no absence_checked_term of an unanswerable question occurs anywhere in the corpus.
-Matching is case-insensitive and whitespace-insensitive: NFKC, curly quotes made straight,
-lower case, all whitespace removed, and a line-break hyphen tried both joined and kept (the same
-rule as the dev set's README). Removing all whitespace makes the absence check stricter, not looser.
+"""Validate the Debian evaluation set against its corpus (fetched first if needed): the checks bench/sets/manuals.py describes.
 
     python bench/sets/debian/check.py [--out DIR] [--cooccur]
 
---cooccur also lists, per question, the non-gold pages on which all its keywords co-occur
-(for reviewing that `pages` is complete; such pages are not errors).
-Exit status 0 when every check passes, 1 otherwise.
+--cooccur also lists, per question, the non-gold pages on which all its keywords co-occur (for reviewing that `pages` is
+complete; such pages are not errors). Exit status 0 when every check passes, 1 otherwise.
 """
 import sys
 from pathlib import Path

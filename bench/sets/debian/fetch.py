@@ -1,17 +1,13 @@
 #!/usr/bin/env python3
-"""Fetch the corpus of the Debian evaluation set: three manuals from Debian bookworm packages.
-
-Runs `apt-get download PKG=VERSION` for each pinned package into a temporary folder,
-unpacks it with `dpkg-deb -x`, copies the chosen PDF into `OUT/corpus/` and checks its md5
-against the pinned value. Files already present with the right md5 are left alone, so
-running it again downloads nothing.
+"""Fetch the corpus of the Debian evaluation set: three manuals from Debian bookworm packages, md5-checked.
 
     python bench/sets/debian/fetch.py [--out DIR]
 
-Importable: `fetch(out=None) -> Path` returns the corpus folder.
-Needs Debian (or a derivative with bookworm's packages in its apt sources), `apt-get` and `dpkg-deb`.
+Importable: `fetch(out=None, quiet=False) -> Path` returns the corpus folder. How a manual is fetched and checked, and
+what it needs (Debian's `apt-get` and `dpkg-deb`): see bench/sets/manuals.py.
 """
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -28,8 +24,6 @@ MANUALS = [
 ]
 TAG = "debian-set"
 
-def fetch(out=None, quiet=False) -> Path:
-    "Download (if needed) and verify the manuals; returns `out/corpus`."
-    return fetch_manuals(MANUALS, TAG, out, quiet)
+fetch = partial(fetch_manuals, MANUALS, TAG)   # fetch(out=None, quiet=False) -> the corpus folder
 
 if __name__ == "__main__": sys.exit(fetch_main(__doc__, fetch, default_out(TAG)))
