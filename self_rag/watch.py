@@ -16,7 +16,7 @@ from fastcore.basics import patch
 from watchfiles import Change, DefaultFilter
 
 from .config import Settings
-from .loaders import format_of
+from .loaders import find_documents, format_of
 from .results import IngestReport, WatchState
 from .store import check_name
 
@@ -107,15 +107,22 @@ def sync(self:FolderWatcher,
     if self.on_sync: self.on_sync(report)
     return report
 
+# %% ../nbs/12_watch.ipynb #1a1a0bc8
+@patch
+def _unknown_files(self:FolderWatcher) -> set[Path]:
+    "The folder's documents that the collection does not hold yet: where the other half of a rename may be."
+    held = {d.path for d in self.engine.indexer.documents(self.collection)} if self.engine.store.has_collection(self.collection) else set()
+    return {f for f in find_documents([self.folder])[0] if os.path.realpath(f) not in held}
+
 # %% ../nbs/12_watch.ipynb #4b990e96
 @patch
 def _flush(self:FolderWatcher):
-    "Sync the pending paths once their files settled (the whole folder when one of them is gone); on failure they stay pending and are tried again 30 s later."
+    "Sync the pending paths once their files settled (with the folder's unknown files when one of them is gone); on failure they stay pending and are tried again 30 s later."
     if not settle(self.pending, self.quiet_s, stop=self._stop): return
     changed, self.pending = self.pending, set()
     self.state.pending = []
-    gone = any(not p.exists() for p in changed)   # maybe half of a rename whose other half no event has reported yet
-    if self.sync(None if gone else changed) is None: self.pending |= changed; self._retry_at = time.monotonic() + 30
+    if any(not p.exists() for p in changed): changed |= self._unknown_files()   # a rename's other half may not be reported yet
+    if self.sync(changed) is None: self.pending |= changed; self._retry_at = time.monotonic() + 30
     self.state.pending = sorted(str(p.relative_to(self.folder)) for p in self.pending)
 
 # %% ../nbs/12_watch.ipynb #563dfc7c
