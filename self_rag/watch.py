@@ -71,7 +71,7 @@ class FolderWatcher:
                  debounce_ms:Optional[int]=None, # default: WATCH_DEBOUNCE_MS
                  resync_s:Optional[float]=None, # default: WATCH_RESYNC_S
                  guard:Callable[[], ContextManager]=contextlib.nullcontext, # held around each sync (the MCP server's write lock)
-                 on_sync:Optional[Callable[[IngestReport], None]]=None, # called with each sync's report
+                 on_sync:Optional[Callable[[IngestReport], None]]=None, # called with each sync's report, still under the guard
                  quiet_s:float=0.5, # a changed file is synced once its size and time stayed the same this long
                 ):
         s, self.engine = engine.settings, engine
@@ -93,18 +93,18 @@ def sync(self:FolderWatcher,
         ) -> Optional[IngestReport]:
     "Sync the whole folder, or only the `changed` paths; returns the report, or None if the sync failed (the reason is in `state.error`)."
     kw = dict(collection=self.collection, sync=True, on_progress=on_progress)
-    try:
-        with self.guard():
+    with self.guard():   # whoever holds the guard sees the state and the report together with what the sync wrote
+        try:
             if changed is None: report = self.engine.ingest([self.folder], **kw)
             else: report = self.engine.ingest(sorted(p for p in changed if p.exists()), scope=sorted(changed), **kw)
-    except Exception as e:
-        self.state.error = f"sync failed: {e}"
-        _log.warning("Syncing %s failed: %s", self.folder, e)
-        return None
-    if changed is None: self._full_at = time.monotonic()
-    self.state.last_sync = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    self.state.syncs, self.state.failed, self.state.error = self.state.syncs + 1, report.failed, None
-    if self.on_sync: self.on_sync(report)
+        except Exception as e:
+            self.state.error = f"sync failed: {e}"
+            _log.warning("Syncing %s failed: %s", self.folder, e)
+            return None
+        if changed is None: self._full_at = time.monotonic()
+        self.state.last_sync = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.state.syncs, self.state.failed, self.state.error = self.state.syncs + 1, report.failed, None
+        if self.on_sync: self.on_sync(report)
     return report
 
 # %% ../nbs/12_watch.ipynb #1a1a0bc8
