@@ -15,7 +15,7 @@ from typing import Collection, Optional
 
 from fastcore.basics import patch
 
-from .chunker import Chunk, chunk_id, chunk_pages
+from .chunker import Chunk, Chunker
 from .config import Settings
 from .loaders import PDF_WINDOW, LoadError, Page, document_pieces, find_documents
 from .results import DocumentInfo, DocumentList, Failure, IngestReport, Move
@@ -149,19 +149,14 @@ class _Doc:
                             ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
 
 # %% ../nbs/08_ingest.ipynb #0d41ff1c
-def _chunk_piece(pages:list[Page], settings:Settings, doc:_Doc) -> tuple[list[Chunk], list[Chunk]]:
-    "(parents, children) of one piece of `doc`, numbered on from its earlier pieces (ids follow the numbers); the piece is counted in `doc`."
-    parents, children = chunk_pages(pages, settings, version=doc.version)
-    if doc.parents or doc.chunks:
-        def renumber(c:Chunk, i:int, **kw) -> Chunk: return c.model_copy(update={"index": i, "id": chunk_id(c.source, doc.version, c.kind, i), **kw})
-        moved = {p.id: renumber(p, doc.parents + p.index) for p in parents}
-        parents = list(moved.values())
-        children = [renumber(c, doc.chunks + c.index, parent_id=moved[c.parent_id].id) for c in children]
+def _chunk_piece(pages:list[Page], chunker:Chunker, doc:_Doc, last:bool=False) -> tuple[frozenset, list[Chunk], list[Chunk]]:
+    "(the pages of `doc` OCR read so far, parents, children) that one more piece completes (`last`: the end of the file); the piece is counted in `doc`."
+    parents, children = chunker.add(pages, last)
     doc.pages |= {p.page for p in pages}
     doc.ocr_pages |= {p.page for p in pages if p.ocr}
     doc.sections.update(dict.fromkeys(p.section for p in pages if p.section))
     doc.parents += len(parents); doc.chunks += len(children)
-    return parents, children
+    return frozenset(doc.ocr_pages), parents, children
 
 # %% ../nbs/08_ingest.ipynb #07d08a47
 def _payload(c:Chunk, version:str, ocr:bool=False) -> dict:
@@ -183,7 +178,7 @@ class _Stopped(Exception): "The writer gave up: the loader thread ends."
 
 @patch
 def _load_ahead(self:Indexer, todo:list, taken:set, out:queue.Queue, stop:threading.Event, settings:Settings):
-    "The loader thread: read and chunk the files of `todo` piece by piece into `out`, as (\"piece\", doc, pages, parents, children), (\"end\", doc) or (\"failed\", doc, reason); last (\"done\",) or (\"crash\", exception)."
+    "The loader thread: read and chunk the files of `todo` piece by piece into `out`, as (\"piece\", doc, OCR pages, parents, children), (\"end\", doc) or (\"failed\", doc, reason); last (\"done\",) or (\"crash\", exception)."
     def put(*item):
         while not stop.is_set():
             try: return out.put(item, timeout=0.1)
@@ -194,7 +189,9 @@ def _load_ahead(self:Indexer, todo:list, taken:set, out:queue.Queue, stop:thread
             doc = _Doc(f, sha, version_of(str(f), sha, taken), prev is not None, n)
             taken.add(doc.version)
             try:
-                for pages in document_pieces(f, settings, self.window): put("piece", doc, pages, *_chunk_piece(pages, settings, doc))
+                chunker = Chunker(settings, doc.version)   # a parent may run on into the next piece: it is cut when that piece comes
+                for pages in document_pieces(f, settings, self.window): put("piece", doc, *_chunk_piece(pages, chunker, doc))
+                put("piece", doc, *_chunk_piece([], chunker, doc, last=True))
             except LoadError as e: put("failed", doc, e.reason); continue
             if doc.chunks: put("end", doc)
             else: put("failed", doc, "no text to index after chunking")
@@ -310,10 +307,9 @@ class _Writer:
         self.marked, self.finished, self.dropped = set(), [], []   # versions pending on disk; documents complete; versions deleted, still pending
         self.done = self.total = self.seen = 0   # chunks written, chunks loaded, files announced
 
-    def piece(self, doc:_Doc, pages:list[Page], parents:list[Chunk], children:list[Chunk]):
+    def piece(self, doc:_Doc, ocr:frozenset, parents:list[Chunk], children:list[Chunk]):
         if doc.number > self.seen:
             self.seen = doc.number; self.progress(self.done, self.total, f"loading {doc.path.name} ({doc.number}/{self.files})")
-        ocr = {p.page for p in pages if p.ocr}
         self.parents += [(p, doc, False) for p in parents]
         self.children += [(c, doc, bool(ocr.intersection(c.pages))) for c in children]
         doc.unwritten += len(children); self.total += len(children)
