@@ -366,15 +366,25 @@ def relevance_evidence(question:str, text:str,
 # %% ../nbs/14_llm.ipynb #69f43005
 _RULED_OUT = re.compile(r"\b(?:without|instead of|rather than|other than|except)\s+[^,;:?!.]{1,40}", re.I)
 
+# %% ../nbs/14_llm.ipynb #ca369b6f
+def _proper_names(text:str) -> set[str]:
+    "Words written with a capital inside a sentence, lower-cased: not a sentence's first word, not an acronym, not in a title-cased sentence."
+    out = set()
+    for s in SENTENCE_BREAK.split(text):
+        words = re.findall(r"[A-Za-z][A-Za-z0-9_]*", s)[1:]
+        caps = [w for w in words if w[0].isupper() and not w.isupper()]
+        if 2 * len(caps) < len(words): out.update(w.lower() for w in caps)
+    return out
+
 # %% ../nbs/14_llm.ipynb #4691e24f
 def question_names(question:str, # the question
                    words:frozenset[str], # the common words (`DenseEmbedder.words`)
                   ) -> list[str]:
-    "The names a question asks about: words of its question sentences that are not common words, except those it rules out."
+    "The names a question asks about: words of its question sentences that are not common words or are written as proper names, except those it rules out."
     sents = SENTENCE_BREAK.split(one_line(question))
     asked = _RULED_OUT.sub(" ", " ".join(s for s in sents if s.endswith("?")) or one_line(question))
-    found = re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower())
-    return list(dict.fromkeys(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and w not in words))
+    found, proper = re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower()), _proper_names(asked)
+    return list(dict.fromkeys(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w not in words or w in proper)))
 
 # %% ../nbs/14_llm.ipynb #d7e73aa0
 def _held(term:str, stats:TermStats) -> bool:
