@@ -170,6 +170,9 @@ _CHAT = [(r"\b(?:thanks?(?: you)?(?: (?:very|so) much| a lot)?|thx|ty|cheers|muc
          (r"\b(?:who are you|what are you|what's your name|what is your name|are you (?:a |an )?(?:bot|robot|human|ai|person)|"
           r"what can you do|how can you help(?: me)?|what do you do)\b",
           "I answer questions from your documents, citing the pages I quote. What would you like to know?"),
+         (r"\b(?:hope (?:you(?:'re| are)(?: doing| keeping)? (?:well|good|fine|ok)|(?:your|the) (?:day|week|weekend|morning|evening) (?:is|was|has been)"
+          r"(?: going)? (?:well|good|great|fine|nice)|all is well|everything is (?:well|fine|good))|(?:nice|good|pleased) to (?:meet|see) you)\b",
+          "Thank you! What would you like to know from your documents?"),
          (r"\b(?:tell me a joke|make me laugh|say something funny)\b", "I only know what your documents say. Ask me about them!"),
          (r"^\W*(?:ok(?:ay)?|cool|great|nice|awesome|perfect|got it|sounds good|i see|alright|all right|sure|wow|lol|yes|no|yep|nope)(?:\W+|$)",
           _GLAD),
