@@ -8,12 +8,12 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'VECTOR_CACHE_SIZ
            'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays',
            'retry_after', 'arithmetic', 'acknowledges', 'chat_reply', 'offline_decision', 'TermStats',
            'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence',
-           'evidence_score', 'relevance_evidence', 'question_names', 'absent_names', 'offline_relevance', 'unit_scores',
-           'with_neighbours', 'offline_generate', 'answer_claims', 'offline_support', 'offline_usefulness',
-           'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
+           'evidence_score', 'relevance_evidence', 'is_common', 'question_names', 'absent_names', 'offline_relevance',
+           'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims', 'offline_support',
+           'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
-import ast, difflib, html, json, math, operator, os, re, threading, time, weakref
+import ast, difflib, functools, html, json, math, operator, os, re, threading, time, weakref
 from collections import Counter
 from typing import Iterable, Literal, NamedTuple, Optional
 
@@ -379,6 +379,19 @@ def _proper_names(text:str) -> set[str]:
         if 2 * len(caps) < len(words): out.update(w.lower() for w in caps)
     return out
 
+# %% ../nbs/14_llm.ipynb #ea7f711e
+@functools.lru_cache(maxsize=4)
+def _stems(words:frozenset[str]) -> frozenset[str]: return frozenset(stem(w) for w in words if w.isalpha())
+
+def is_common(word:str, # a lower-case word
+              words:frozenset[str], # the common words (`DenseEmbedder.words`)
+             ) -> bool:
+    "A common word, or a form of one: another ending (`colliding`, `queries`) or a negating or repeating prefix (`unattended`, `rebuilds`)."
+    if word in words: return True
+    if not word.isalpha(): return False
+    base = re.sub(r"^(?:un|non|re|pre|dis|mis)(?=[a-z]{4})", "", word)
+    return stem(word) in _stems(words) or (base != word and (base in words or stem(base) in _stems(words)))
+
 # %% ../nbs/14_llm.ipynb #4691e24f
 def question_names(question:str, # the question
                    words:frozenset[str], # the common words (`DenseEmbedder.words`)
@@ -387,7 +400,7 @@ def question_names(question:str, # the question
     sents = SENTENCE_BREAK.split(one_line(question))
     asked = _RULED_OUT.sub(" ", " ".join(s for s in sents if s.endswith("?")) or one_line(question))
     found, proper = re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower()), _proper_names(asked)
-    return list(dict.fromkeys(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w not in words or w in proper)))
+    return list(dict.fromkeys(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words))))
 
 # %% ../nbs/14_llm.ipynb #d7e73aa0
 def _held(term:str, stats:TermStats) -> bool:
