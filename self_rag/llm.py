@@ -472,11 +472,13 @@ def _is_term(u:Unit) -> bool:
 
 # %% ../nbs/14_llm.ipynb #36e95503
 def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
-    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term it describes, and the command after it."
+    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term it describes, the command after it, and the next sentence when it leads into a command."
     a, b = i, i
     while a > max(0, i - reach) and _continues(us, a - 1): a -= 1
     if a > 0 and _is_term(us[a - 1]): a -= 1
     while b < min(len(us) - 1, i + reach) and (_continues(us, b) or us[b + 1].code and not us[b].code): b += 1
+    leads = b + 2 < len(us) and not us[b + 1].code and not us[b + 1].ends and us[b + 2].code   # "R provides the test\n> shapiro.test(x)"
+    if leads and (b + 3 == len(us) or not _continues(us, b + 2)): b += 2                         # ...when the command ends that sentence
     return a, b
 
 # %% ../nbs/14_llm.ipynb #8184f7fb
