@@ -24,16 +24,15 @@ from python_calamine import CalamineWorkbook, PasswordError
 from tree_sitter import Language, Parser
 
 from .config import Settings
-from .loaders import (OCR_INSTALL, BinaryFileError, CorruptDocumentError, EmptyDocumentError, EncryptedDocumentError, LoadError, NoTextError,
+from .loaders import (OCR_INSTALL, PDFIUM_LOCK, BinaryFileError, CorruptDocumentError, EmptyDocumentError, EncryptedDocumentError, LoadError, NoTextError,
                               OcrUnavailableError, Page, TooLargeError, _HTMLText, _merge_short, clean_text, code_language, decode_text)
 
 # %% auto #0
-__all__ = ['MAX_MEMBERS', 'PDFIUM_LOCK', 'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events',
-           'load_docx', 'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'slide_page', 'load_pptx', 'load_odp',
-           'cell_text', 'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows',
-           'load_csv', 'epub_spine', 'chapter_sections', 'load_epub', 'code_text', 'parser_for', 'line_blocks',
-           'group_blocks', 'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages',
-           'load_image']
+__all__ = ['MAX_MEMBERS', 'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events', 'load_docx',
+           'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'slide_page', 'load_pptx', 'load_odp', 'cell_text',
+           'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows', 'load_csv',
+           'epub_spine', 'chapter_sections', 'load_epub', 'code_text', 'parser_for', 'line_blocks', 'group_blocks',
+           'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages', 'load_image']
 
 # %% ../nbs/05_formats.ipynb #29bf07bc
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the signature of OLE files: old Office formats, and encrypted new ones
@@ -672,9 +671,6 @@ def _ocr_images(path:Path, images:Iterable[Image.Image], settings:Settings) -> l
             if image is not None: buf = io.BytesIO(); image.save(buf, "PNG"); batch.append(buf.getvalue())
             if batch and (image is None or len(batch) == workers): texts += pool.map(lambda png: _ocr_png(path, png, settings), batch); batch = []
     return texts
-
-# %% ../nbs/05_formats.ipynb #afecbdca
-PDFIUM_LOCK = threading.Lock()  # held by every call into PDFium (pypdfium2), from any thread
 
 # %% ../nbs/05_formats.ipynb #996a7774
 def _has_image(page) -> bool: return any(True for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=4))

@@ -5,26 +5,29 @@
 # %% ../nbs/04_loaders.ipynb #2d975ebf
 from __future__ import annotations
 
-import codecs, errno, importlib, logging, os, re, shutil, subprocess, unicodedata, warnings, zipfile
-from contextlib import contextmanager
+import codecs, errno, importlib, logging, os, re, shutil, subprocess, threading, unicodedata, warnings, zipfile
+from contextlib import closing, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path, PurePath
 from typing import Callable, Iterator, NamedTuple
 
-from pdfminer.high_level import extract_pages
+import pypdfium2, pypdfium2.raw as pdfium_c
+from pdfminer.converter import PDFPageAggregator
 from pdfminer.layout import LAParams, LTTextContainer
+from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+from pdfminer.pdfpage import PDFPage
 from pypdf import PasswordType, PdfReader
 
 from .config import Settings
 
 # %% auto #0
-__all__ = ['PDF_LOGGERS', 'OCR_INSTALL', 'PDF_WINDOW', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT',
+__all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT',
            'SUPPORTED_SUFFIXES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError',
            'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError',
            'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where',
-           'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'pdfminer_texts',
+           'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
            'outline_starts', 'split_at_headings', 'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status',
            'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'html_text', 'load_text', 'load_markdown',
            'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'sniff_format', 'format_of',
@@ -72,7 +75,7 @@ class EncryptedPdfError(EncryptedDocumentError): "A PDF that needs a password to
 class CorruptDocumentError(LoadError):   "Bytes that the format's reader cannot read: truncated, damaged, or another format under this suffix."
 
 # %% ../nbs/04_loaders.ipynb #17507221
-class CorruptPdfError(CorruptDocumentError): "Bytes that pypdf cannot read as a PDF: truncated, damaged, or no PDF at all."
+class CorruptPdfError(CorruptDocumentError): "Bytes that pypdf or PDFium cannot read as a PDF: truncated, damaged, or no PDF at all."
 
 # %% ../nbs/04_loaders.ipynb #4b9a3818
 class TooLargeError(LoadError):          "A file over `max_file_mb`, or a ZIP container that would unpack to too much (a ZIP bomb)."
@@ -144,11 +147,12 @@ def dehyphenate(text:str, # text with line breaks from a typeset page
     return _GLUED_HYPHEN.sub("", _SPLIT_WORD.sub(join, text))
 
 # %% ../nbs/04_loaders.ipynb #1f71ceb7
-_LETTERS = re.compile(r"[^\W\d_]+")
+_LETTERS = re.compile(r"\\?[^\W\d_]+")    # a run of letters, with the backslash that makes it a TeX command name
+_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")  # where the next part of a camelCase identifier starts
 
 def long_word_share(text:str) -> float:
-    "Share of the letters in `text` that stand in runs of 15 or more cased letters."
-    runs = _LETTERS.findall(text)
+    "Share of the letters in `text` that stand in runs of 15 or more cased letters; camelCase parts are runs of their own, TeX command names don't count."
+    runs = [part for r in _LETTERS.findall(text) if not r.startswith("\\") for part in _HUMP.split(r)]
     letters = sum(map(len, runs))
     return sum(len(r) for r in runs if len(r) >= 15 and r.lower() != r.upper()) / letters if letters else 0.0
 
@@ -158,13 +162,33 @@ def looks_spaceless(text:str) -> bool:
     return len(text) >= 40 and long_word_share(text) >= 0.1
 
 # %% ../nbs/04_loaders.ipynb #706c3459
-def pdfminer_texts(path:Path, # the PDF
-                   indexes:list[int], # 0-based indexes of the pages to read
-                  ) -> dict[int, str]:
-    "Text of some pages of a PDF by pdfminer.six, with word spaces placed from glyph positions."
-    indexes = sorted(indexes)
-    layouts = extract_pages(path, page_numbers=indexes, laparams=LAParams())
-    return {i: "".join(e.get_text() for e in layout if isinstance(e, LTTextContainer)) for i, layout in zip(indexes, layouts)}
+class PdfminerPages:
+    "pdfminer.six's text of chosen pages of one PDF, word spaces placed from glyph positions; pages are asked for in increasing order and the file is walked once."
+    def __init__(self, path:Path): self.path, self._fp, self._last = path, None, -1
+    def _start(self):
+        self._fp = open(self.path, "rb")
+        self._pages = enumerate(PDFPage.get_pages(self._fp))
+        resources = PDFResourceManager()
+        self._device = PDFPageAggregator(resources, laparams=LAParams())
+        self._interpreter = PDFPageInterpreter(resources, self._device)
+    def texts(self, indexes:list[int], # 0-based pages, each after any asked for before
+             ) -> dict[int, str]:
+        "The text of the pages `indexes` that the file has."
+        if not indexes: return {}
+        if min(indexes) <= self._last: raise ValueError(f"page {min(indexes)} asked for after page {self._last}: ask for pages in increasing order")
+        if self._fp is None: self._start()
+        out = {}
+        for i in sorted(indexes):
+            self._last = i
+            for j, page in self._pages:
+                if j == i:
+                    self._interpreter.process_page(page)
+                    out[i] = "".join(e.get_text() for e in self._device.get_result() if isinstance(e, LTTextContainer)); break
+        return out
+    def close(self):
+        if self._fp is not None: self._fp.close()
+    def __enter__(self): return self
+    def __exit__(self, *exc): self.close()
 
 # %% ../nbs/04_loaders.ipynb #48f33de0
 def outline_starts(reader:PdfReader) -> dict[int, list[tuple[str, ...]]]:
@@ -241,6 +265,8 @@ def _with_notes(what:str, notes:list) -> str:
     return "; ".join([what, *dict.fromkeys(notes)])
 
 # %% ../nbs/04_loaders.ipynb #b987fef7
+_LOCKED = "is password-protected: decrypt it (e.g. `qpdf --decrypt --password=PASSWORD in.pdf out.pdf`) and load the decrypted copy"
+
 def _open_pdf(path:Path) -> PdfReader:
     "A pypdf reader on `path`, decrypted if it has an empty password, or a LoadError saying why not."
     with open(path, "rb") as f: head = f.read(1024)
@@ -251,19 +277,38 @@ def _open_pdf(path:Path) -> PdfReader:
         except Exception as e:
             raise CorruptPdfError(path, f"pypdf cannot read it ({_with_notes(f'{type(e).__name__}: {e}', notes)}): the file is damaged or truncated. Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)") from e
         encrypted = reader.is_encrypted and reader.decrypt("") == PasswordType.NOT_DECRYPTED
-    if encrypted:
-        raise EncryptedPdfError(path, "is password-protected: decrypt it (e.g. `qpdf --decrypt --password=PASSWORD in.pdf out.pdf`) and load the decrypted copy")
+    if encrypted: raise EncryptedPdfError(path, _LOCKED)
     return reader
 
+# %% ../nbs/04_loaders.ipynb #0d5925aa
+PDFIUM_LOCK = threading.Lock()  # held by every call into PDFium (pypdfium2), from any thread
+
+# %% ../nbs/04_loaders.ipynb #77c3774b
+def _open_pdfium(path:Path) -> pypdfium2.PdfDocument:
+    "PDFium's document on `path`, opened under `PDFIUM_LOCK`, or the LoadError saying why it cannot be."
+    try:
+        with PDFIUM_LOCK: return pypdfium2.PdfDocument(str(path))
+    except pypdfium2.PdfiumError as e:
+        if e.err_code == pdfium_c.FPDF_ERR_PASSWORD: raise EncryptedPdfError(path, _LOCKED) from e
+        raise CorruptPdfError(path, f"PDFium cannot read it ({e}): the file is damaged. Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)") from e
+
+# %% ../nbs/04_loaders.ipynb #aba29e0a
+_JOINED = str.maketrans({"\ufffe": "-\n", "\x02": "-\n"})  # PDFium's mark of a line-end hyphen it joined
+
+def _page_text(pdf:pypdfium2.PdfDocument, i:int) -> str:
+    "Raw text of page `i` (0-based) by PDFium, under `PDFIUM_LOCK`, with its joined line-end hyphens put back."
+    with PDFIUM_LOCK, closing(pdf[i]) as page, closing(page.get_textpage()) as tp: text = tp.get_text_range()
+    return text.translate(_JOINED)
+
 # %% ../nbs/04_loaders.ipynb #58536fcc
-def _page_texts(path:Path, reader:PdfReader, indexes:range) -> list[str]:
-    "Raw text of the pages `indexes`: pypdf's, or pdfminer's for the pages where pypdf lost the word spaces."
-    texts = [reader.pages[i].extract_text() for i in indexes]
+def _page_texts(pdf:pypdfium2.PdfDocument, spaceless:PdfminerPages, indexes:range) -> list[str]:
+    "Raw text of the pages `indexes`: PDFium's, or pdfminer's for the pages where PDFium lost the word spaces and pdfminer does better."
+    texts = [_page_text(pdf, i) for i in indexes]
     flagged = [i for i, t in zip(indexes, texts) if looks_spaceless(t)]
     if flagged:
-        try: recovered = pdfminer_texts(path, flagged)
+        try: recovered = spaceless.texts(flagged)
         except Exception as e:
-            warnings.warn(f"{path}: pdfminer.six could not re-read {len(flagged)} page(s) without word spaces ({e}); keeping pypdf's text")
+            warnings.warn(f"{spaceless.path}: pdfminer.six could not re-read {len(flagged)} page(s) without word spaces ({e}); keeping PDFium's text")
             recovered = {}
         for i, t in recovered.items():
             if long_word_share(t) < long_word_share(texts[i - indexes[0]]): texts[i - indexes[0]] = t
@@ -307,8 +352,8 @@ def _ocr_empty(path:Path, texts:list[str], settings:Settings | None, first:int=0
 PDF_WINDOW = 16  # physical pages of a PDF read at a time: what sits in memory of a document of any length
 
 # %% ../nbs/04_loaders.ipynb #f20b764e
-def _damaged(path:Path, e:Exception, notes:list) -> CorruptPdfError:
-    return CorruptPdfError(path, f"pypdf failed while reading it ({_with_notes(f'{type(e).__name__}: {e}', notes)}): the file is damaged. "
+def _damaged(path:Path, e:Exception, notes:list, reader:str="pypdf") -> CorruptPdfError:
+    return CorruptPdfError(path, f"{reader} failed while reading it ({_with_notes(f'{type(e).__name__}: {e}', notes)}): the file is damaged. "
                                  "Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)")
 
 # %% ../nbs/04_loaders.ipynb #a92e0c29
@@ -323,12 +368,11 @@ def _pdf_outline(path:Path, reader:PdfReader) -> tuple[int, list, dict, str | No
         except Exception as e: raise _damaged(path, e, notes) from e
 
 # %% ../nbs/04_loaders.ipynb #55d56acb
-def _window_texts(path:Path, reader:PdfReader, indexes:range, settings:Settings | None) -> tuple[list[str], set[int] | None]:
-    "(cleaned text of the pages `indexes`, the indexes of those OCR read or None without Tesseract); pypdf's parsed objects are let go after."
+def _window_texts(path:Path, pdf:pypdfium2.PdfDocument, spaceless:PdfminerPages, indexes:range, settings:Settings | None) -> tuple[list[str], set[int] | None]:
+    "(cleaned text of the pages `indexes`, the indexes of those OCR read or None without Tesseract)."
     with pdf_notes() as notes:
-        try: texts = [clean_text(t) for t in _page_texts(path, reader, indexes)]
-        except Exception as e: raise _damaged(path, e, notes) from e
-        finally: reader.resolved_objects.clear()   # pypdf caches every object it parsed: ~25 KB a page, 75 MB over 3,000 pages
+        try: texts = [clean_text(t) for t in _page_texts(pdf, spaceless, indexes)]
+        except Exception as e: raise _damaged(path, e, notes, "PDFium") from e
     return texts, _ocr_empty(path, texts, settings, indexes[0])
 
 # %% ../nbs/04_loaders.ipynb #53214cd5
@@ -337,18 +381,22 @@ def pdf_windows(path:Path, # the PDF
                 window:int=PDF_WINDOW, # physical pages read at a time
                ) -> Iterator[list[Page]]:
     "The Pages of a PDF, `window` physical pages at a time, each read when it is asked for: a file of any length streams through."
-    reader = _open_pdf(path)
-    n, labels, starts, title = _pdf_outline(path, reader)
+    n, labels, starts, title = _pdf_outline(path, _open_pdf(path))   # pypdf's reader is let go once it has said these
+    pdf, spaceless = _open_pdfium(path), PdfminerPages(path)
     vocab, current, ocr, found = set(), (), True, False
-    for first in range(0, n, window):
-        texts, read = _window_texts(path, reader, range(first, min(first + window, n)), settings)
-        ocr, found = ocr and read is not None, found or any(texts)
-        vocab |= word_vocab(texts)   # the words of the pages read so far: what dehyphenation can know without reading ahead
-        pages = []
-        for i, text in enumerate(texts, first):
-            parts, current = split_at_headings(dehyphenate(text, vocab), starts.get(i, []), current)
-            pages += [Page(path.name, str(path), i + 1, labels[i], section, t, title, ocr=i - first in (read or ())) for section, t in parts]
-        if pages: yield pages
+    try:
+        for first in range(0, n, window):
+            texts, read = _window_texts(path, pdf, spaceless, range(first, min(first + window, n)), settings)
+            ocr, found = ocr and read is not None, found or any(texts)
+            vocab |= word_vocab(texts)   # the words of the pages read so far: what dehyphenation can know without reading ahead
+            pages = []
+            for i, text in enumerate(texts, first):
+                parts, current = split_at_headings(dehyphenate(text, vocab), starts.get(i, []), current)
+                pages += [Page(path.name, str(path), i + 1, labels[i], section, t, title, ocr=i - first in (read or ())) for section, t in parts]
+            if pages: yield pages
+    finally:   # also when the caller stops early: the generator is closed or dropped
+        spaceless.close()
+        with PDFIUM_LOCK: pdf.close()
     if not found:
         raise NoTextError(path, f"has no extractable text on any of its {n} pages, " + ("and OCR found none in its images: it is made of pictures or drawings without text" if ocr else
                                 f"and it is probably scanned: to OCR it, {OCR_INSTALL}"))

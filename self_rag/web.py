@@ -34,8 +34,7 @@ from . import __version__
 from .config import Settings
 from .engine import Engine
 from .eval import Question, evaluate, load_questions, results_table
-from .formats import PDFIUM_LOCK
-from .loaders import SUPPORTED_SUFFIXES, load_document
+from .loaders import PDFIUM_LOCK, SUPPORTED_SUFFIXES, load_document
 from .results import (CollectionInfo, Collections, Deleted, DocumentInfo, Health, IngestReport,
                               Retrieval)
 from .retriever import VARIANTS
@@ -114,7 +113,7 @@ class Highlight(BaseModel):
 def pdf_page(path:Path, # a PDF
              page:int, # 1-based
             ):
-    "Page `page` of the PDF at `path`, opened while holding the PDFium lock (`formats.PDFIUM_LOCK`, which OCR in the indexer takes too); an `IndexError` naming the page count if it has no such page."
+    "Page `page` of the PDF at `path`, opened while holding the PDFium lock (`loaders.PDFIUM_LOCK`, which the indexer takes too when it reads text or OCRs a page); an `IndexError` naming the page count if it has no such page."
     import pypdfium2 as pdfium
     with PDFIUM_LOCK:
         pdf = pdfium.PdfDocument(str(path))
