@@ -33,7 +33,7 @@ files, 2 OCR pages, R-data.pdf as the large folder) to check the script; `--skip
 some parts and keeps the other parts' figures from the last run.
 Figures are wall-clock on whatever machine runs it; compare the ratios, which are measured in one process.
 """
-import argparse, collections, csv, importlib.metadata, io, json, os, platform, random, re, resource, shutil, statistics, subprocess, sys, tempfile, textwrap
+import argparse, collections, csv, importlib.metadata, json, os, platform, random, re, resource, shutil, statistics, subprocess, sys, tempfile
 import threading, time, zipfile
 from pathlib import Path
 
@@ -41,7 +41,7 @@ os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.pop("EMBEDDING_CACHE", None)   # embedding must be real: no vectors read from a cache
 
-from self_rag.chunker import chunk_pages
+from self_rag.chunker import Chunker
 from self_rag.config import Settings
 from self_rag.engine import Engine
 from self_rag.ingest import Indexer, embed_text, file_sha256, version_of
@@ -604,10 +604,11 @@ def large_child(folder: Path, out_path: Path, sample: int = 1):
             load_s = 0.0
             for f in files:   # the pieces the indexer reads (a PDF a window at a time), chunked as it chunks them: the same texts
                 version, pieces = version_of(str(f.resolve()), file_sha256(f)), document_pieces(f, s, Indexer.window)
+                chunker = Chunker(s, version)
                 while True:
                     t1 = time.perf_counter(); pages = next(pieces, None); load_s += time.perf_counter() - t1
+                    texts += [embed_text(c) for c in chunker.add(pages or [], last=pages is None)[1]]
                     if pages is None: break
-                    texts += [embed_text(c) for c in chunk_pages(pages, s, version=version)[1]]
             res["load_and_chunk_s"], res["load_s"] = time.perf_counter() - t0, load_s
             bs, dense_s, sparse_s = s.embedding_batch_size, 0.0, 0.0
             t0, cpu0, res["load_average_before_ceiling"] = time.perf_counter(), cpu_s(), os.getloadavg()
