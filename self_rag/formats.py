@@ -5,7 +5,7 @@
 # %% ../nbs/05_formats.ipynb #3a9f7a73
 from __future__ import annotations
 
-import csv, functools, importlib, io, os, posixpath, re, shutil, subprocess, threading, unicodedata, zipfile
+import csv, functools, importlib, io, os, posixpath, re, shutil, subprocess, unicodedata, zipfile
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, time
 from pathlib import Path
