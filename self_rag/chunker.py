@@ -169,9 +169,10 @@ def add(self:Chunker, pages:list, # the document's next `Page`s, in order
     done = spans if last else [(s, e) for s, e in spans if s + size < len(text)]   # the others may still reach further
     out = self._cut(text, starts, flowing, done)
     rest = spans[len(done)][0] if len(done) < len(spans) else len(text)          # where the next parent starts
-    k = bisect.bisect_right(starts, rest) - 1
     if rest >= len(text): self.held, self.before, self.at = [], self.held[-1], 0
-    else: self.held, self.before, self.at = self.held[k:], self.held[k - 1] if k else self.before, rest - starts[k]
+    else:
+        k = bisect.bisect_right(starts, rest) - 1                                 # the part it starts in: keep that one on
+        self.held, self.before, self.at = self.held[k:], self.held[k - 1] if k else self.before, rest - starts[k]
     return out
 
 # %% ../nbs/06_chunker.ipynb #cc744ed0
