@@ -470,12 +470,22 @@ def _is_term(u:Unit) -> bool:
     "A one-line code unit of a few words and no prompt: the term that the next sentence describes (`hist(x)`, `--no-readline`)."
     return u.code and "\n" not in u.text and len(u.text.split()) <= 3 and not _CODE_LINE.match(u.text)
 
+# %% ../nbs/14_llm.ipynb #329cd5b3
+def _entry_term(us:list[Unit], a:int, reach:int=3) -> Optional[int]:
+    "The term whose description unit `a` belongs to: the term just before it, or one at most `reach` units before it, with only prose between, whose words `a` repeats (`${#parameter}` ... `If parameter is an array name...`)."
+    for j in range(a - 1, max(-1, a - 1 - reach), -1):
+        if _is_term(us[j]):
+            named = set(re.findall(r"[a-z]{3,}", us[j].text.lower())) & set(re.findall(r"[a-z]{3,}", us[a].text.lower()))
+            return j if j == a - 1 or named else None
+        if us[j].code: return None
+    return None
+
 # %% ../nbs/14_llm.ipynb #36e95503
 def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
-    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term it describes, the command after it, and the next sentence when it leads into a command."
+    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to, the command after it, and the next sentence when it leads into a command."
     a, b = i, i
     while a > max(0, i - reach) and _continues(us, a - 1): a -= 1
-    if a > 0 and _is_term(us[a - 1]): a -= 1
+    if (term := _entry_term(us, a)) is not None: a = term
     while b < min(len(us) - 1, i + reach) and (_continues(us, b) or us[b + 1].code and not us[b].code): b += 1
     leads = b + 2 < len(us) and not us[b + 1].code and not us[b + 1].ends and us[b + 2].code   # "R provides the test\n> shapiro.test(x)"
     if leads and (b + 3 == len(us) or not _continues(us, b + 2)): b += 2                         # ...when the command ends that sentence
