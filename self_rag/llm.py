@@ -276,13 +276,17 @@ _CODE_LINE = re.compile(r"^\s*(?:[>$%+]\s+\S|#\s*(?:define|include|if|endif)\b)"
 # %% ../nbs/14_llm.ipynb #f1c78f15
 _CODE_WORD = re.compile(r"[({=<>;|$\\`]|^--?\w|::|\w[._]\w.*[._]|^\w+_\w+")
 
+# %% ../nbs/14_llm.ipynb #00c78d23
+_COMMAND = re.compile(r"^\s*([a-z][\w.+-]*)\s+--?[A-Za-z][\w-]*(?:[\s=]|$)")   # "upsd -c reload", "asy -V -f pdf test": a command and an option
+
 # %% ../nbs/14_llm.ipynb #60d1ab02
 def is_code_line(line:str) -> bool:
-    "A prompt or preprocessor line, or a short line mostly of code-like words (`-lRmath`, `x <- c(1, 2)`, `R_HOME/bin`)."
+    "A prompt or preprocessor line, a command with an option (`upsd -c reload`), or a short line mostly of code-like words (`-lRmath`, `x <- c(1, 2)`, `R_HOME/bin`)."
     if _CODE_LINE.match(line): return True
     words = line.split()
-    if line.rstrip().endswith("."): return False
-    return 0 < len(words) <= 8 and 2 * sum(bool(_CODE_WORD.search(w)) for w in words) >= len(words)
+    if line.rstrip().endswith(".") or not 0 < len(words) <= 8: return False
+    if (m := _COMMAND.match(line)) and m.group(1) not in STOPWORDS: return True
+    return 2 * sum(bool(_CODE_WORD.search(w)) for w in words) >= len(words)
 
 # %% ../nbs/14_llm.ipynb #ce9dfab2
 def _prose_units(text:str) -> list[Unit]:
@@ -453,10 +457,10 @@ ANSWER_UNITS = 5
 
 # %% ../nbs/14_llm.ipynb #82d8723e
 def _passages(docs:list[dict]) -> list[tuple[int, list[Unit]]]:
-    "Each document's index and units, without units an earlier document already gave (parents overlap)."
+    "Each document's index and units, without units an earlier document already gave (parents overlap); a one-line command stays, as part of its sentence (the answer quotes it once)."
     seen, out = set(), []
     for d in docs:
-        us = [u for u in units(d["content"]) if (k := one_line(u.text).lower()) not in seen and not seen.add(k)]
+        us = [u for u in units(d["content"]) if u.code and "\n" not in u.text or (k := one_line(u.text).lower()) not in seen and not seen.add(k)]
         out.append((d["index"], us))
     return out
 
@@ -512,6 +516,12 @@ def with_neighbours(scores:list[float], # each unit's own score
     near = lambda k: [scores[j] for j in (k - 1, k + 1) if 0 <= j < len(scores) and docs[j] == docs[k]]
     return [s + NEIGHBOUR_WEIGHT * max(near(k), default=0.0) for k, s in enumerate(scores)]
 
+# %% ../nbs/14_llm.ipynb #fc714095
+def _unsaid(u:Unit, said:set[str]) -> bool:
+    "True the first time a unit's text comes, which `said` then remembers (lower case, spaces single)."
+    t = one_line(u.text).lower()
+    return t not in said and not said.add(t)
+
 # %% ../nbs/14_llm.ipynb #d996f8ad
 def offline_generate(question:str, # the question
                      docs:list[dict], # the context documents: {"index": N, "content": text, ...}
@@ -524,13 +534,14 @@ def offline_generate(question:str, # the question
     cands = [(doc, us, i) for doc, us in _passages(docs) for i in range(len(us))]
     if not cands: return NO_ANSWER
     scores = with_neighbours(unit_scores(question, [us[i].text for _, us, i in cands], stats, embedder), [doc for doc, _, _ in cands])
-    lines, used = [EXTRACTIVE_NOTE], set()
+    lines, used, said = [EXTRACTIVE_NOTE], set(), set()   # units quoted, and their texts: a line is never quoted twice
     for k in sorted(range(len(cands)), key=lambda k: -scores[k]):
         doc, us, i = cands[k]
         if (doc, i) in used: continue
         a, b = _quote(us, i)
-        span = [j for j in range(a, b + 1) if (doc, j) not in used]
-        used.update((doc, j) for j in span)
+        span = [j for j in range(a, b + 1) if (doc, j) not in used and _unsaid(us[j], said)]
+        used.update((doc, j) for j in range(a, b + 1))
+        if not span: continue
         text = us[span[0]].text
         for j in span[1:]: text += ("\n" if us[j].code or us[j - 1].code else " ") + us[j].text
         lines.append(f"{text} [Doc {doc}]")
