@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     # Retrieval funnel
     retrieval_k_initial: int = Field(20, ge=1, description="Candidates from the hybrid (dense + BM25, RRF) search")
     retrieval_k_mmr: int = Field(15, ge=1, description="Candidates kept by MMR")
-    retrieval_k_rerank: int = Field(4, ge=1, description="Hits kept after the cross-encoder")
+    retrieval_k_rerank: int = Field(6, ge=1, description="Hits kept after the cross-encoder: what a search returns and the Self-RAG graph grades")
     hybrid_prefetch: int = Field(40, ge=1, description="Candidates each of dense and BM25 contribute to the fusion")
     rrf_k: int = Field(2, ge=1, description="Reciprocal Rank Fusion constant (Qdrant's default is 2): a hit at rank r (from 0) scores 1/(r + RRF_K)")
     dense_weight: float = Field(2.0, gt=0, description="Weight of the dense list in the fusion (Qdrant's weighted RRF)")
@@ -69,7 +69,7 @@ class Settings(BaseSettings):
     llm_max_retries: int = Field(2, ge=0, description="Retries of an LLM call after a transient error (timeout, connection, 429, 5xx), with exponential backoff")
     llm_temperature: float = Field(0.0, ge=0, le=2, description="LLM sampling temperature (0 = deterministic)")
     max_retries: int = Field(3, ge=0, description="Self-RAG retry loops: regenerations and re-retrievals, each bounded by this")
-    grade_concurrency: int = Field(4, ge=1, description="Documents graded for relevance at the same time")
+    grade_concurrency: int = Field(6, ge=1, description="Documents graded for relevance at the same time (as many as RETRIEVAL_K_RERANK: one round of grading)")
 
     # MCP server
     mcp_host: str = Field("127.0.0.1", description="Address the HTTP transports (sse, streamable-http) bind to; anything but loopback needs MCP_TOKEN")
