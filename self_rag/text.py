@@ -111,10 +111,13 @@ class Split(NamedTuple):
 
 # %% ../nbs/01_text.ipynb #7713b267
 _ASK = r"(?:how|which|what|where|when|why|who|whose|is|are|can|could|do|does|did|should|would|will)"
-_SECOND_QUESTION = re.compile(rf"[,;]\s+and\s+(?:(?:if|when|once|after)\s[^,?]{{1,60}},\s+)?(?={_ASK}\b)", re.I)
+_LEAD_IN = r"(?:in|on|for|with|within|inside|from|during)\s[^,?]{1,60},\s+"   # "in the driver's comments, " before a question word: kept
+_SECOND_QUESTION = re.compile(rf"[,;]\s+and\s+(?:(?:if|when|once|after)\s[^,?]{{1,60}},\s+)?(?=(?:{_LEAD_IN})?{_ASK}\b)", re.I)
 _SECOND_REQUEST = re.compile(r"[,;]\s+and\s+(?:then|also|afterwards|later)\s+(?=[a-z])", re.I)
 _ASKER = re.compile(rf"\b{_ASK}\b[^,?]*?\b(?:I|we|you|one)\b", re.I)
 _BOTH = re.compile(r"^(?P<stem>.*?)\bboth\s+(?P<a>to\s[^?]+?)\s+and\s+(?P<b>to\s[^?]+?)\?$", re.I)   # "both to X and to Y"
+_TWO_REQUESTS = re.compile(r"[,;]\s+and\s+(?:also\s+|separately\s+|then\s+)?", re.I)   # "I want X, and I also want Y."
+_BACK_REFERENCE = re.compile(r"\b(?:both|each)\b", re.I)   # "How do I do both?"
 _OPENING = re.compile(rf"^(.+?,\s+)(?={_ASK}\b)", re.I)   # "For a bash array, " before "how do I"
 
 # %% ../nbs/01_text.ipynb #1def4f07
@@ -131,13 +134,24 @@ def _two_clauses(ask:str) -> Optional[list[str]]:
         return [first.rstrip("?") + "?", second[0].upper() + second[1:]]
     if m := _BOTH.match(ask): return [f"{m['stem']}{m['a']}?", f"{m['stem']}{m['b']}?"]
 
+# %% ../nbs/01_text.ipynb #966392e8
+def _stated_requests(told:list[str], # the statements before the question, in order
+                     ask:str, # the one question sentence
+                    ) -> Optional[tuple[str, list[str]]]:
+    "When `ask` only points back at two requests (`How do I do both?`), the preface left and the two requests of the last statement, as questions; else None."
+    if not told or not _BACK_REFERENCE.search(ask) or content_terms(ask): return None
+    if not (m := _TWO_REQUESTS.search(told[-1])): return None
+    first, second = told[-1][:m.start()].strip(), told[-1][m.end():].strip().rstrip(".")
+    return " ".join(told[:-1]), [f"{first}?", f"{second[:1].upper()}{second[1:]}?"]
+
 # %% ../nbs/01_text.ipynb #aa9e15b6
 def split_question(question:str) -> Split:
     "The parts `question` asks, cut at its clause boundaries, and the statements before them."
     sents = SENTENCE_BREAK.split(one_line(question))
     asks = [s for s in sents if s.endswith("?")]
-    preface = " ".join(s for s in sents if s not in asks) if asks else ""
-    parts = asks if len(asks) > 1 else _two_clauses(asks[0]) if asks else None
+    told = [s for s in sents if s not in asks] if asks else []
+    if len(asks) == 1 and (stated := _stated_requests(told, asks[0])): preface, parts = stated
+    else: preface, parts = " ".join(told), asks if len(asks) > 1 else _two_clauses(asks[0]) if asks else None
     if not parts or any(len(content_terms(p)) < 2 for p in parts): return Split("", [one_line(question)])
     return Split(preface, parts)
 
