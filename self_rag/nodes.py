@@ -4,10 +4,10 @@
 
 # %% auto #0
 __all__ = ['NODE_NAMES', 'PART_NOT_FOUND', 'Attempt', 'keep_best', 'State', 'new_state', 'Nodes', 'interleave', 'abstains',
-           'rejections', 'join_parts', 'make_nodes']
+           'rejections', 'answer_quotes', 'join_parts', 'make_nodes']
 
 # %% ../nbs/16_nodes.ipynb #4476adb0
-import operator
+import operator, re
 from functools import partial
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Callable, Optional, TypedDict
@@ -22,7 +22,7 @@ from .prompts import (context_xml, decision_messages, generation_messages, relev
                               rewrite_messages, support_messages, usefulness_messages)
 from .engine import Engine
 from .results import Hit, LLMCall, Rejected
-from .text import part_heading, split_question
+from .text import CITATION, part_heading, split_question
 
 # %% ../nbs/16_nodes.ipynb #a97ce14b
 class Attempt(BaseModel):
@@ -182,13 +182,29 @@ def generator(self:Nodes, state:State) -> dict:
 # %% ../nbs/16_nodes.ipynb #4caa1b5f
 PART_NOT_FOUND = "The documents do not contain information to answer this part."
 
+# %% ../nbs/16_nodes.ipynb #ddff07d3
+_CITED_LINE_END = re.compile(rf"(?:{CITATION.pattern})[ \t]*$", re.I)
+
+def answer_quotes(answer:str) -> list[str]:
+    "The answer cut into its quotes: runs of lines, each run ending with a line that ends in a citation (a last run may have none)."
+    out, run = [], []
+    for line in answer.strip().splitlines():
+        run.append(line)
+        if _CITED_LINE_END.search(line): out.append("\n".join(run)); run = []
+    return out + ["\n".join(run)] * bool(run)
+
 # %% ../nbs/16_nodes.ipynb #35a6e34b
 def join_parts(parts:list[str], # the question's parts
                answers:list[str], # each part's answer, "" when the model gave none
               ) -> str:
-    "One answer: each part's question as a heading and its answer; the extractive note once, at the top."
+    "One answer: each part's question as a heading and its answer, without the quotes an earlier part gave; the extractive note once, at the top."
     note = EXTRACTIVE_NOTE if any(EXTRACTIVE_NOTE in a for a in answers) else ""
-    body = "\n\n".join(f"{part_heading(p)}\n{a.replace(EXTRACTIVE_NOTE, '').strip()}" for p, a in zip(parts, answers) if a.strip())
+    said, body = set(), []
+    for p, a in zip(parts, answers):
+        if not (qs := answer_quotes(a.replace(EXTRACTIVE_NOTE, ""))): continue
+        body.append(f"{part_heading(p)}\n" + "\n".join([q for q in qs if q not in said] or qs))
+        said.update(qs)
+    body = "\n\n".join(body)
     return f"{note}\n\n{body}" if note and body else body
 
 # %% ../nbs/16_nodes.ipynb #8ad07855
