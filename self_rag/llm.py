@@ -484,12 +484,20 @@ def _entry_term(us:list[Unit], a:int, reach:int=3) -> Optional[int]:
         if us[j].code: return None
     return None
 
+# %% ../nbs/14_llm.ipynb #3a066ffc
+_POINTS_BACK = re.compile(r"^(?:it|its|this|these|they|their|that|those|such)\b", re.I)
+
+def _refers_back(us:list[Unit], i:int) -> bool:
+    "Unit `i` is prose that opens with a word pointing at the unit before it (`It`, `This`, `They`, `Such`)."
+    return i > 0 and not us[i].code and bool(_POINTS_BACK.match(us[i].text.strip()))
+
 # %% ../nbs/14_llm.ipynb #36e95503
 def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
-    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to, the command after it, and the next sentence when it leads into a command."
+    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to or the sentence it points back to, the command after it, and the next sentence when it leads into a command."
     a, b = i, i
     while a > max(0, i - reach) and _continues(us, a - 1): a -= 1
     if (term := _entry_term(us, a)) is not None: a = term
+    elif a == i and _refers_back(us, i): a = i - 1
     while b < min(len(us) - 1, i + reach) and (_continues(us, b) or us[b + 1].code and not us[b].code): b += 1
     leads = b + 2 < len(us) and not us[b + 1].code and not us[b + 1].ends and us[b + 2].code   # "R provides the test\n> shapiro.test(x)"
     if leads and (b + 3 == len(us) or not _continues(us, b + 2)): b += 2                         # ...when the command ends that sentence
@@ -533,7 +541,8 @@ def offline_generate(question:str, # the question
     if not docs: return chat_reply(question) or NO_ANSWER
     cands = [(doc, us, i) for doc, us in _passages(docs) for i in range(len(us))]
     if not cands: return NO_ANSWER
-    scores = with_neighbours(unit_scores(question, [us[i].text for _, us, i in cands], stats, embedder), [doc for doc, _, _ in cands])
+    texts = [f"{us[i - 1].text} {us[i].text}" if _refers_back(us, i) else us[i].text for _, us, i in cands]
+    scores = with_neighbours(unit_scores(question, texts, stats, embedder), [doc for doc, _, _ in cands])
     lines, used, said = [EXTRACTIVE_NOTE], set(), set()   # units quoted, and their texts: a line is never quoted twice
     for k in sorted(range(len(cands)), key=lambda k: -scores[k]):
         doc, us, i = cands[k]
