@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from .config import Settings
 from .llm import (EXTRACTIVE_NOTE, NO_ANSWER, RelevanceGrade, RetrievalDecision, SupportGrade, UsefulnessGrade,
-                          collection_stats)
+                          collection_stats, dense_similarities)
 from .prompts import (context_xml, decision_messages, generation_messages, relevance_messages,
                               rewrite_messages, support_messages, usefulness_messages)
 from .engine import Engine
@@ -196,15 +196,18 @@ def answer_quotes(answer:str) -> list[str]:
 # %% ../nbs/16_nodes.ipynb #35a6e34b
 def join_parts(parts:list[str], # the question's parts
                answers:list[str], # each part's answer, "" when the model gave none
+               closest:Optional[Callable]=None, # `closest(quote, parts)`: the index of the part a shared quote belongs to; None: the first
               ) -> str:
-    "One answer: each part's question as a heading and its answer, without the quotes an earlier part gave; the extractive note once, at the top."
+    "One answer: each part's question as a heading and its answer, a quote several parts give under one of them only; the extractive note once, at the top."
     note = EXTRACTIVE_NOTE if any(EXTRACTIVE_NOTE in a for a in answers) else ""
-    said, body = set(), []
-    for p, a in zip(parts, answers):
-        if not (qs := answer_quotes(a.replace(EXTRACTIVE_NOTE, ""))): continue
-        body.append(f"{part_heading(p)}\n" + "\n".join([q for q in qs if q not in said] or qs))
-        said.update(qs)
-    body = "\n\n".join(body)
+    quoted = [answer_quotes(a.replace(EXTRACTIVE_NOTE, "")) for a in answers]
+    home = {}
+    for q in (q for qs in quoted for q in qs):
+        if q in home: continue
+        givers = [k for k, qs in enumerate(quoted) if q in qs]
+        home[q] = givers[0] if len(givers) == 1 or closest is None else givers[closest(q, [parts[k] for k in givers])]
+    body = "\n\n".join(f"{part_heading(p)}\n" + "\n".join([q for q in qs if home[q] == k] or qs)
+                        for k, (p, qs) in enumerate(zip(parts, quoted)) if qs)
     return f"{note}\n\n{body}" if note and body else body
 
 # %% ../nbs/16_nodes.ipynb #8ad07855
@@ -220,7 +223,8 @@ def answer_parts(self:Nodes, state:State) -> dict:
         return text.strip(), call
     out = list(self.pool.map(one, range(len(parts)), parts))
     calls = [c for _, c in out if c]
-    return {"answer": join_parts(parts, [a for a, _ in out]), "llm_calls": calls,
+    closest = lambda quote, ps: int(dense_similarities(self.engine.dense, quote, ps).argmax())
+    return {"answer": join_parts(parts, [a for a, _ in out], closest), "llm_calls": calls,
             "notes": [f"generation failed for part {k}: {c.note}" for k, (_, c) in enumerate(out, 1) if c and not c.ok]}
 
 # %% ../nbs/16_nodes.ipynb #4491510c
