@@ -76,6 +76,7 @@ class Chunk(BaseModel):
     parent_id: Optional[str] = None  # children only
     index: int = 0             # position among the document's chunks of this kind
     where: Optional[str] = None      # its place in the file, as a citation shows it (see `loaders.where`)
+    furniture: list[int] = []        # which lines of `text` (0-based, split at \n) are its pages' running headers and footers
 
 # %% ../nbs/06_chunker.ipynb #eaf21c1b
 NAMESPACE = uuid.UUID("3c5a1f9e-5b1d-4f53-9d0e-2a9d6f1c7b42")
@@ -138,14 +139,20 @@ def _cut(self:Chunker, text:str, starts:list[int], flowing:set[int], spans:list[
     "Parents over `spans` of the held parts' `text`, and the children inside each, numbered on."
     parts = self.held
     def page_of(off): return bisect.bisect_right(starts, off) - 1
+    def furniture_of(j, s, e):   # the lines of chunk text[s:e] that are part j's running header or footer lines
+        if not parts[j].furniture: return []
+        a, b = max(s, starts[j]), min(e, starts[j + 1] if j + 1 < len(starts) else len(text))
+        first_line, marks = text.count("\n", s, a), set(parts[j].furniture)
+        return [first_line + k for k, line in enumerate(text[a:b].split("\n")) if line in marks]
     def make(kind, i, s, e, parent_id=None):
         while s < e and text[s].isspace(): s += 1
         while e > s and text[e-1].isspace(): e -= 1
         first, last = page_of(s), page_of(e - 1)
+        furniture = [n for j in range(first, last + 1) for n in furniture_of(j, s, e)]
         return Chunk(id=chunk_id(parts[0].source, self.version, kind, i), kind=kind, text=text[s:e], source=parts[0].source,
                      pages=sorted({parts[j].page for j in range(first, last + 1)}), section=parts[first].section,
                      title=parts[0].title, parent_id=parent_id, index=i,
-                     where=span_where(parts[first], parts[last], text[starts[first]:s], text[starts[last]:e]))
+                     where=span_where(parts[first], parts[last], text[starts[first]:s], text[starts[last]:e]), furniture=furniture)
     parents, children = [], []
     for s, e in spans:
         parents.append(parent := make("parent", self.parents + len(parents), s, e))

@@ -163,6 +163,7 @@ def _payload(c:Chunk, version:str, ocr:bool=False) -> dict:
     p = {"text": c.text, "source": c.source, "pages": c.pages, "section": c.section, "version": version, "index": c.index}
     if c.parent_id: p["parent_id"] = c.parent_id
     if c.where: p["where"] = c.where
+    if c.furniture: p["furniture"] = c.furniture   # its running headers and footers: left out of the passage an answer reads
     if ocr: p["ocr"] = True   # some of its text was recognised by OCR on a scanned page: it may hold misread characters
     return p
 

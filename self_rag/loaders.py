@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import codecs, errno, importlib, logging, os, re, shutil, subprocess, threading, unicodedata, warnings, zipfile
+from collections import Counter
 from contextlib import closing, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -28,10 +29,10 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'CODE_LANG
            'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError',
            'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where',
            'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
-           'outline_starts', 'split_at_headings', 'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status',
-           'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'html_text', 'load_text', 'load_markdown',
-           'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'sniff_format', 'format_of',
-           'path_problem', 'document_pieces', 'load_document', 'find_documents']
+           'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
+           'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'html_text',
+           'load_text', 'load_markdown', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text',
+           'sniff_format', 'format_of', 'path_problem', 'document_pieces', 'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -47,6 +48,7 @@ class Page:
     unit: str = "page"        # what `page` counts: "page", "slide", "sheet", "chapter", "lines" (code), "section" (one text file)
     span: tuple[int, int] | None = None  # first and last line (code) or row (spreadsheet) of this text in its file
     ocr: bool = False         # the text was recognised by OCR in an image (a scanned page, a picture), not read from a text layer
+    furniture: tuple[str, ...] = ()  # lines of `text` that are the page's running header or footer (`furniture_lines`)
 
 # %% ../nbs/04_loaders.ipynb #6af9f344
 class LoadError(Exception):
@@ -235,6 +237,46 @@ def split_at_headings(text:str, # a page's text
     parts.append((" > ".join(current) or None, text[pos:]))
     return _merge_short(parts), current
 
+# %% ../nbs/04_loaders.ipynb #33de09e0
+def _shape(line:str, own:set[str]=frozenset()) -> str:
+    "A line with its numbers and its page's own labels `own` (such as `iv`) as `#`, its spaces single, in lower case: what stays the same of a running header from page to page."
+    return re.sub(r"\d+", "#", " ".join("#" if w in own else w for w in line.lower().split()))
+
+# %% ../nbs/04_loaders.ipynb #2d561f78
+def _edges(lines:list[str], n:int=2) -> list[int]:
+    "Indexes of the first and last `n` non-blank lines: where running headers and footers sit."
+    full = [i for i, l in enumerate(lines) if l.strip()]
+    return full[:n] + full[max(n, len(full) - n):]
+
+# %% ../nbs/04_loaders.ipynb #7bcdfa44
+def _own_number(line:str, own:set[str]) -> str | None:
+    "Where `line` holds one of its page's own numbers `own`: \"end\" (as its first or last word), \"inside\", or None."
+    words = line.lower().split()
+    if words and (words[0] in own or words[-1] in own): return "end"
+    return "inside" if set(re.findall(r"[0-9]+|\b[ivxlcdm]+\b", line.lower())) & own else None
+
+# %% ../nbs/04_loaders.ipynb #4cb7f245
+def page_furniture(texts:list[str], # the texts of a run of pages
+                   numbers:list[set[str]], # each page's own numbers, lower case: its physical number and printed label
+                  ) -> set[str]:
+    "Shapes of the running headers and footers among these pages' edge lines (see above)."
+    seen, paged, ended = Counter(), Counter(), Counter()
+    for text, own in zip(texts, numbers):
+        lines = text.splitlines()
+        for s, line in {_shape(lines[i], own): lines[i] for i in _edges(lines)}.items():
+            at = _own_number(line, own)
+            seen[s] += 1; paged[s] += at is not None; ended[s] += at == "end"
+    return {s for s, k in seen.items() if len(s) <= 120 and (paged[s] >= 3 or ended[s] >= 2 or k >= max(3, len(texts) / 2))}
+
+# %% ../nbs/04_loaders.ipynb #f0872e08
+def furniture_lines(text:str, # a page's text
+                    shapes:set[str], # running headers' and footers' shapes (`page_furniture`)
+                    own:set[str]=frozenset(), # the page's own numbers, lower case
+                   ) -> tuple[str, ...]:
+    "Those of the page's edge lines that are running headers or footers; a number alone only where it is the page's own."
+    lines = text.splitlines()
+    return tuple(lines[i] for i in _edges(lines) if (s := _shape(lines[i], own)) in shapes and (s != "#" or _own_number(lines[i], own)))
+
 # %% ../nbs/04_loaders.ipynb #2bb384e2
 _pdf_notes: ContextVar[list | None] = ContextVar("pdf_notes", default=None)
 
@@ -383,16 +425,20 @@ def pdf_windows(path:Path, # the PDF
     "The Pages of a PDF, `window` physical pages at a time, each read when it is asked for: a file of any length streams through."
     n, labels, starts, title = _pdf_outline(path, _open_pdf(path))   # pypdf's reader is let go once it has said these
     pdf, spaceless = _open_pdfium(path), PdfminerPages(path)
-    vocab, current, ocr, found = set(), (), True, False
+    vocab, furniture, current, ocr, found = set(), set(), (), True, False
     try:
         for first in range(0, n, window):
             texts, read = _window_texts(path, pdf, spaceless, range(first, min(first + window, n)), settings)
             ocr, found = ocr and read is not None, found or any(texts)
             vocab |= word_vocab(texts)   # the words of the pages read so far: what dehyphenation can know without reading ahead
+            own = [{str(i + 1), str(labels[i]).lower()} for i in range(first, first + len(texts))]   # each page's number and label
+            furniture |= page_furniture(texts, own)
             pages = []
-            for i, text in enumerate(texts, first):
+            for i, text, mine in zip(range(first, n), texts, own):
+                marked = furniture_lines(text, furniture, mine)
                 parts, current = split_at_headings(dehyphenate(text, vocab), starts.get(i, []), current)
-                pages += [Page(path.name, str(path), i + 1, labels[i], section, t, title, ocr=i - first in (read or ())) for section, t in parts]
+                pages += [Page(path.name, str(path), i + 1, labels[i], section, t, title, ocr=i - first in (read or ()),
+                               furniture=tuple(l for l in marked if l in t.splitlines())) for section, t in parts]
             if pages: yield pages
     finally:   # also when the caller stops early: the generator is closed or dropped
         spaceless.close()
