@@ -22,6 +22,7 @@ from self_rag.graph import SelfRAG
 from self_rag.llm import LLM
 from self_rag.llm import NO_ANSWER
 from self_rag.testing import ScriptedLLM
+from self_rag.text import CITATION
 from self_rag.engine import Engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,13 +47,18 @@ def missing_keywords(answer: str, keywords: list[str]) -> list[str]:
 
 def llm_calls(a) -> int: return sum(len(s.llm_calls) for s in a.trace)
 
+def repeated_lines(answer: str) -> int:
+    "How many of the answer's cited lines (part headings aside) repeat an earlier one."
+    lines = [l.strip() for l in answer.splitlines() if CITATION.search(l) and not l.startswith("**")]
+    return len(lines) - len(set(lines))
+
 def judge(q, a) -> dict:
     "One question's record: what the offline default did and whether it is right for the question's kind."
     cited = sorted({(c.source, p) for c in a.citations for p in c.pages})
     r = {"id": q.id, "kind": q.kind, "difficulty": q.difficulty, "retrieved": a.retrieved, "abstained": NO_ANSWER in a.answer,
          "support": a.support, "usefulness": a.usefulness, "retries": a.retries, "seconds": a.ms / 1000, "llm_calls": llm_calls(a),
          "relevant_per_grading": [s.info.get("relevant") for s in a.trace if s.node == "relevance_grader"],
-         "cited": cited, "gold": sorted(q.gold), "answer": a.answer, "notes": a.notes}
+         "cited": cited, "gold": sorted(q.gold), "answer": a.answer, "notes": a.notes, "repeated_lines": repeated_lines(a.answer)}
     if q.kind in ("factual", "multi"):
         r["missing_keywords"] = missing_keywords(a.answer, q.answer_keywords)
         r["keyword_complete"] = not r["missing_keywords"]
@@ -79,7 +85,9 @@ def offline_part(engine, questions, collection) -> dict:
             "unanswerable_abstained": share(of("unanswerable", "abstained")),
             "n": {k: len(of(k, "id")) for k in ("factual", "multi", "chitchat", "unanswerable")},
             "seconds_mean": statistics.fmean(secs), "seconds_p50": pct(secs, .5),
-            "llm_calls_mean": statistics.fmean(calls), "llm_calls_max": max(calls)}
+            "llm_calls_mean": statistics.fmean(calls), "llm_calls_max": max(calls),
+            "repeated_lines": sum(r["repeated_lines"] for r in recs),
+            "answer_chars_p50": pct([len(r["answer"]) for r in recs if r["kind"] in ("factual", "multi") and not r["abstained"]] or [0], .5)}
 
 COMMON_PATH = {"decision": {"thought": "needs the documents", "answer": "YES"}, "relevance": {"thought": "on topic", "answer": "YES"},
                "generate": "The answer, from the first document. [Doc 1]", "support": {"thought": "grounded", "label": "fully_supported"},
@@ -128,7 +136,9 @@ def table(offs: dict, scr) -> str:
             share_row("chitchat without retrieval", "chitchat_no_retrieval", "chitchat", *goal("chitchat_no_retrieval")),
             share_row("unanswerable abstained", "unanswerable_abstained", "unanswerable", *goal("unanswerable_abstained")),
             ("offline s/question mean, p50", per_set(lambda o: f"{o['seconds_mean']:.2f}, {o['seconds_p50']:.2f}"), "", ""),
-            ("offline LLM calls/question mean, max", per_set(lambda o: f"{o['llm_calls_mean']:.1f}, {o['llm_calls_max']}"), "", "")]
+            ("offline LLM calls/question mean, max", per_set(lambda o: f"{o['llm_calls_mean']:.1f}, {o['llm_calls_max']}"), "", ""),
+            ("cited lines repeated within an answer, total", per_set(lambda o: str(o.get("repeated_lines", "-"))), "", ""),
+            ("answer characters p50, factual + multi", per_set(lambda o: str(o.get("answer_chars_p50", "-"))), "", "")]
     if scr:
         sc = lambda v: {"dev": [v]}
         ok = ", ".join(("yes" if scr["overhead_ms_p95"] < 20 else "NO") if n == "dev" else "-" for n in names)
