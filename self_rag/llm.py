@@ -455,12 +455,18 @@ NO_ANSWER = "The documents do not contain information to answer this question."
 # %% ../nbs/14_llm.ipynb #af78ab69
 ANSWER_UNITS = 7  # fitted on dev: the fewest quotes where keyword-complete answers stop rising (81% at 5, 84% at 6, 88% at 7 and 8)
 
+# %% ../nbs/14_llm.ipynb #fc714095
+def _unsaid(u:Unit, said:set[str]) -> bool:
+    "True the first time a unit's text comes, which `said` then remembers (lower case, spaces single)."
+    t = one_line(u.text).lower()
+    return t not in said and not said.add(t)
+
 # %% ../nbs/14_llm.ipynb #82d8723e
 def _passages(docs:list[dict]) -> list[tuple[int, list[Unit]]]:
     "Each document's index and units, without units an earlier document already gave (parents overlap); a one-line command stays, as part of its sentence (the answer quotes it once)."
     seen, out = set(), []
     for d in docs:
-        us = [u for u in units(d["content"]) if u.code and "\n" not in u.text or (k := one_line(u.text).lower()) not in seen and not seen.add(k)]
+        us = [u for u in units(d["content"]) if u.code and "\n" not in u.text or _unsaid(u, seen)]
         out.append((d["index"], us))
     return out
 
@@ -523,12 +529,6 @@ def with_neighbours(scores:list[float], # each unit's own score
     "Each score plus `NEIGHBOUR_WEIGHT` times the better score of the units next to it in the same document."
     near = lambda k: [scores[j] for j in (k - 1, k + 1) if 0 <= j < len(scores) and docs[j] == docs[k]]
     return [s + NEIGHBOUR_WEIGHT * max(near(k), default=0.0) for k, s in enumerate(scores)]
-
-# %% ../nbs/14_llm.ipynb #fc714095
-def _unsaid(u:Unit, said:set[str]) -> bool:
-    "True the first time a unit's text comes, which `said` then remembers (lower case, spaces single)."
-    t = one_line(u.text).lower()
-    return t not in said and not said.add(t)
 
 # %% ../nbs/14_llm.ipynb #d996f8ad
 def offline_generate(question:str, # the question
