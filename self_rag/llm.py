@@ -407,22 +407,26 @@ def question_names(question:str, # the question
     return list(dict.fromkeys(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words))))
 
 # %% ../nbs/14_llm.ipynb #d7e73aa0
-def _held(term:str, stats:TermStats) -> bool:
-    "Some passage holds `term`, or a spelling of it: a close match among the collection's terms that start alike (remembered per `stats`)."
+def _held(term:str, stats:TermStats,
+          respelled:bool=True, # also a close match among the collection's terms that start alike (remembered per `stats`)
+         ) -> bool:
+    "Some passage holds `term`, or (`respelled`) another spelling of it."
+    if stats.df.get(term): return True
     memo = stats.__dict__.setdefault("_held", {})   # on the statistics themselves: they go when the collection changes
-    if term not in memo:
+    if respelled and term not in memo:
         alike = [t for t in stats.df if t[:3] == term[:3] and abs(len(t) - len(term)) <= 2]
-        memo[term] = bool(stats.df.get(term)) or bool(difflib.get_close_matches(term, alike, n=1, cutoff=0.8))
-    return memo[term]
+        memo[term] = bool(difflib.get_close_matches(term, alike, n=1, cutoff=0.8))
+    return respelled and memo[term]
+
 
 # %% ../nbs/14_llm.ipynb #741f38d9
 def absent_names(question:str, # the question
                  stats:Optional[TermStats], # the collection's term statistics
                  words:frozenset[str], # the common words (`DenseEmbedder.words`); empty: no name is known, none is absent
                 ) -> list[str]:
-    "The names the question asks about that no passage of the collection holds, in any spelling."
+    "The names the question asks about that no passage of the collection holds: in any spelling, unless the name is a common word."
     if stats is None or not words: return []
-    return [n for n in question_names(question, words) if not _held(stem(n) if n.isalpha() else n, stats)]
+    return [n for n in question_names(question, words) if not _held(stem(n) if n.isalpha() else n, stats, respelled=not is_common(n, words))]
 
 # %% ../nbs/14_llm.ipynb #1267678f
 def _evidence_note(e:dict) -> str:
