@@ -485,14 +485,17 @@ def _is_term(u:Unit) -> bool:
     return u.code and "\n" not in u.text and len(u.text.split()) <= 3 and not _CODE_LINE.match(u.text)
 
 # %% ../nbs/14_llm.ipynb #329cd5b3
-def _entry_term(us:list[Unit], a:int, reach:int=3) -> Optional[int]:
+def _entry_term(us:list[Unit], a:int, reach:int=3,
+                adjacent:bool=True, # the term just before `a` counts without `a` repeating its words
+               ) -> Optional[int]:
     "The term whose description unit `a` belongs to: the term just before it, or one at most `reach` units before it, with only prose between, whose words `a` repeats (`${#parameter}` ... `If parameter is an array name...`)."
     for j in range(a - 1, max(-1, a - 1 - reach), -1):
         if _is_term(us[j]):
             named = set(re.findall(r"[a-z]{3,}", us[j].text.lower())) & set(re.findall(r"[a-z]{3,}", us[a].text.lower()))
-            return j if j == a - 1 or named else None
+            return j if j == a - 1 and adjacent or named else None
         if us[j].code: return None
     return None
+
 
 # %% ../nbs/14_llm.ipynb #3a066ffc
 _POINTS_BACK = re.compile(r"^(?:it|its|this|these|they|their|that|those|such)\b", re.I)
@@ -507,7 +510,8 @@ def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
     a, b = i, i
     while a > max(0, i - reach) and _continues(us, a - 1): a -= 1
     if (term := _entry_term(us, a)) is not None: a = term
-    elif a == i and _refers_back(us, i): a = i - 1
+    elif a == i and _refers_back(us, i):   # the sentence it points back to, with the term that sentence names
+        a = i - 1 if (term := _entry_term(us, i - 1, adjacent=False)) is None else term
     while b < min(len(us) - 1, i + reach) and (_continues(us, b) or us[b + 1].code and not us[b].code): b += 1
     leads = b + 2 < len(us) and not us[b + 1].code and not us[b + 1].ends and us[b + 2].code   # "R provides the test\n> shapiro.test(x)"
     if leads and (b + 3 == len(us) or not _continues(us, b + 2)): b += 2                         # ...when the command ends that sentence
