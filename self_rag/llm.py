@@ -506,7 +506,7 @@ def _refers_back(us:list[Unit], i:int) -> bool:
 
 # %% ../nbs/14_llm.ipynb #36e95503
 def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
-    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to or the sentence it points back to, the command after it, and the next sentence when it leads into a command."
+    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to or the sentence it points back to (and the term that sentence names), the command after it, and the next sentence when it leads into a command."
     a, b = i, i
     while a > max(0, i - reach) and _continues(us, a - 1): a -= 1
     if (term := _entry_term(us, a)) is not None: a = term
