@@ -418,7 +418,6 @@ def _held(term:str, stats:TermStats,
         memo[term] = bool(difflib.get_close_matches(term, alike, n=1, cutoff=0.8))
     return respelled and memo[term]
 
-
 # %% ../nbs/14_llm.ipynb #741f38d9
 def absent_names(question:str, # the question
                  stats:Optional[TermStats], # the collection's term statistics
@@ -495,7 +494,6 @@ def _entry_term(us:list[Unit], a:int, reach:int=3,
             return j if j == a - 1 and adjacent or named else None
         if us[j].code: return None
     return None
-
 
 # %% ../nbs/14_llm.ipynb #3a066ffc
 _POINTS_BACK = re.compile(r"^(?:it|its|this|these|they|their|that|those|such)\b", re.I)
