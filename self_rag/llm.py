@@ -412,11 +412,12 @@ def _held(term:str, stats:TermStats,
          ) -> bool:
     "Some passage holds `term`, or (`respelled`) another spelling of it."
     if stats.df.get(term): return True
+    if not respelled: return False
     memo = stats.__dict__.setdefault("_held", {})   # on the statistics themselves: they go when the collection changes
-    if respelled and term not in memo:
+    if term not in memo:
         alike = [t for t in stats.df if t[:3] == term[:3] and abs(len(t) - len(term)) <= 2]
         memo[term] = bool(difflib.get_close_matches(term, alike, n=1, cutoff=0.8))
-    return respelled and memo[term]
+    return memo[term]
 
 # %% ../nbs/14_llm.ipynb #741f38d9
 def absent_names(question:str, # the question
