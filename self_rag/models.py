@@ -18,6 +18,7 @@ from fastcore.basics import patch
 
 from .config import Settings
 from .results import SparseVec
+from .text import other_spellings
 
 _log = logging.getLogger(__name__)
 
@@ -288,7 +289,7 @@ class SparseEmbedder:
     def __init__(self, language:str="english", # stopwords and stemmer
                  avg_len:float=63): # average document length in BM25 tokens
         import qdrant_edge
-        self.name, self.avg_len = f"bm25-{language}", avg_len
+        self.name, self.language, self.avg_len = f"bm25-{language}", language, avg_len
         try: self._bm25 = qdrant_edge.Bm25(qdrant_edge.Bm25Config(language=language, avg_len=float(avg_len)))
         except ValueError as e: raise ModelError(f"Cannot load the BM25 model for {language!r}: {e}. Set BM25_LANGUAGE to a language "
                                                  "Qdrant's BM25 supports (e.g. english, german, french, spanish).") from e
@@ -298,7 +299,8 @@ class SparseEmbedder:
         return [_sparse(self._bm25.embed_document(t)) for t in texts]
 
     def embed_query(self, text:str) -> SparseVec:
-        "Weight 1 for each distinct term of `text`."
+        "Weight 1 for each distinct term of `text`; in English, also for the other spelling of a British or American word."
+        if self.language == "english" and (more := other_spellings(text)): text = f"{text} {' '.join(more)}"
         return _sparse(self._bm25.embed_query(text))
 
     def __repr__(self): return f"SparseEmbedder({self.name!r}, avg_len={self.avg_len})"
