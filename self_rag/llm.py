@@ -406,17 +406,27 @@ def question_names(question:str, # the question
     found, proper = re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower()), _proper_names(asked)
     return list(dict.fromkeys(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words))))
 
+# %% ../nbs/14_llm.ipynb #f2729bee
+def _one_slip(a:str, b:str) -> bool:
+    "Whether `b` is `a` but for one typing slip: a letter added, dropped or changed, or two neighbours swapped."
+    if len(a) > len(b): a, b = b, a
+    if len(b) - len(a) > 1: return False
+    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), len(a))   # the first place they differ
+    if len(a) < len(b): return a[i:] == b[i + 1:]
+    return a[i + 1:] == b[i + 1:] or (a[i:i + 2] == b[i:i + 2][::-1] and a[i + 2:] == b[i + 2:])
+
 # %% ../nbs/14_llm.ipynb #d7e73aa0
 def _held(term:str, stats:TermStats,
-          respelled:bool=True, # also a close match among the collection's terms that start alike (remembered per `stats`)
+          respelled:bool=True, # also a term one typing slip away that starts alike (remembered per `stats`)
          ) -> bool:
     "Some passage holds `term`, or (`respelled`) another spelling of it."
     if stats.df.get(term): return True
     if not respelled: return False
     memo = stats.__dict__.setdefault("_held", {})   # on the statistics themselves: they go when the collection changes
     if term not in memo:
-        alike = [t for t in stats.df if t[:3] == term[:3] and abs(len(t) - len(term)) <= 2]
-        memo[term] = bool(difflib.get_close_matches(term, alike, n=1, cutoff=0.8))
+        alike = (t for t in stats.df if t[:3] == term[:3] and abs(len(t) - len(term)) <= 1)
+        # 80% alike as well: a short name (`gif`, `git`) is another name, not a slip, unless a letter is only added (`ssh`, `sshd`)
+        memo[term] = any(_one_slip(term, t) and difflib.SequenceMatcher(None, term, t).ratio() >= 0.8 for t in alike)
     return memo[term]
 
 # %% ../nbs/14_llm.ipynb #741f38d9
