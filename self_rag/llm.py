@@ -8,9 +8,9 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'VECTOR_CACHE_SIZ
            'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays',
            'retry_after', 'arithmetic', 'acknowledges', 'chat_reply', 'offline_decision', 'TermStats',
            'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence',
-           'evidence_score', 'relevance_evidence', 'is_common', 'question_names', 'absent_names', 'offline_relevance',
-           'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims', 'offline_support',
-           'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
+           'evidence_score', 'relevance_evidence', 'is_common', 'question_names', 'question_phrases', 'absent_names',
+           'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims',
+           'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
 import ast, difflib, functools, html, json, math, operator, os, re, threading, time, weakref
@@ -206,23 +206,34 @@ def offline_decision(question:str) -> dict:
     return {"thought": "A question about the documents' content: retrieve.", "answer": "YES"}
 
 # %% ../nbs/14_llm.ipynb #2efca117
+def _pair_keys(terms:list[str]) -> list[int]: return [hash(p) for p in zip(terms, terms[1:])]
+
 class TermStats:
-    "How many of a collection's passages hold each content term: what makes a question's term distinctive there."
+    "How many of a collection's passages hold each content term, and which terms some passage holds side by side."
     def __init__(self, df:dict, # content term -> number of passages holding it
-                 n:int): # passages counted
-        self.df, self.n = df, n
+                 n:int, # passages counted
+                 pairs:np.ndarray=np.zeros(0, np.int64)): # sorted keys of the content-term pairs that stand side by side in some passage
+        self.df, self.n, self.pairs = df, n, pairs
 
     @classmethod
     def of(cls, texts:Iterable[str]) -> "TermStats":
-        "Count the document frequencies of `texts`' content terms."
-        df, n = Counter(), 0
-        for t in texts: df.update(set(content_terms(t))); n += 1
-        return cls(dict(df), n)
+        "Count the document frequencies of `texts`' content terms, and note the pairs that stand side by side."
+        df, n, pairs = Counter(), 0, [np.zeros(0, np.int64)]
+        for t in texts:
+            terms = content_terms(t)
+            df.update(set(terms)); pairs.append(np.array(_pair_keys(terms), np.int64)); n += 1
+        return cls(dict(df), n, np.unique(np.concatenate(pairs)))
 
     def idf(self, term:str) -> float:
         "BM25's inverse document frequency (Qdrant's too): near 0 for a term every passage holds, largest for one none holds."
         d = self.df.get(term, 0)
         return math.log(1 + (self.n - d + 0.5) / (d + 0.5))
+
+    def holds_phrase(self, terms:list[str], # content terms, in order
+                    ) -> bool:
+        "Whether some passage holds each neighbouring pair of `terms` side by side (stopwords between them aside)."
+        keys = _pair_keys(terms)
+        return all(i < len(self.pairs) and self.pairs[i] == k for i, k in zip(np.searchsorted(self.pairs, keys), keys))
 
     def __repr__(self): return f"TermStats({self.n} passages, {len(self.df)} terms)"
 
@@ -373,6 +384,11 @@ def relevance_evidence(question:str, text:str,
 # %% ../nbs/14_llm.ipynb #69f43005
 _RULED_OUT = re.compile(r"\b(?:without|instead of|rather than|other than|except)\s+[^,;:?!.]{1,40}", re.I)
 
+def _asked(question:str) -> str:
+    "The question's question sentences (all of it when none ends in `?`), without what it rules out."
+    sents = SENTENCE_BREAK.split(one_line(question))
+    return _RULED_OUT.sub(" ", " ".join(s for s in sents if s.endswith("?")) or one_line(question))
+
 # %% ../nbs/14_llm.ipynb #ca369b6f
 def _proper_names(text:str) -> set[str]:
     "Words written with a capital inside a sentence, lower-cased: not a sentence's first word, not an acronym, not in a title-cased sentence."
@@ -401,10 +417,24 @@ def question_names(question:str, # the question
                    words:frozenset[str], # the common words (`DenseEmbedder.words`)
                   ) -> list[str]:
     "The names a question asks about: words of its question sentences that are not common words or are written as proper names, except those it rules out."
-    sents = SENTENCE_BREAK.split(one_line(question))
-    asked = _RULED_OUT.sub(" ", " ".join(s for s in sents if s.endswith("?")) or one_line(question))
+    asked = _asked(question)
     found, proper = re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower()), _proper_names(asked)
     return list(dict.fromkeys(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words))))
+
+# %% ../nbs/14_llm.ipynb #3844a85d
+def question_phrases(question:str, # the question
+                    ) -> list[str]:
+    "The names a question writes as two or more capitalised words in a row inside a sentence (`GitHub Actions`, `VS Code`), lower-cased."
+    out = []
+    for s in SENTENCE_BREAK.split(_asked(question)):
+        words = [w.strip(".,;:!?()[]'\"") for w in s.split()][1:]
+        if 2 * sum(w[:1].isupper() and not w.isupper() for w in words) >= len(words): continue   # title case names nothing
+        run = []
+        for w in words + [""]:
+            if w[:1].isupper() and w != "I": run.append(w); continue
+            if len(run) > 1: out.append(" ".join(run).lower())
+            run = []
+    return out
 
 # %% ../nbs/14_llm.ipynb #f2729bee
 def _one_slip(a:str, b:str) -> bool:
@@ -434,9 +464,10 @@ def absent_names(question:str, # the question
                  stats:Optional[TermStats], # the collection's term statistics
                  words:frozenset[str], # the common words (`DenseEmbedder.words`); empty: no name is known, none is absent
                 ) -> list[str]:
-    "The names the question asks about that no passage of the collection holds: in any spelling, unless the name is a common word."
+    "The names the question asks about that no passage of the collection holds: in any spelling, unless the name is a common word; a name of several words as a phrase."
     if stats is None or not words: return []
-    return [n for n in question_names(question, words) if not _held(stem(n) if n.isalpha() else n, stats, respelled=not is_common(n, words))]
+    return ([n for n in question_names(question, words) if not _held(stem(n) if n.isalpha() else n, stats, respelled=not is_common(n, words))] +
+            [p for p in question_phrases(question) if not stats.holds_phrase(content_terms(p))])
 
 # %% ../nbs/14_llm.ipynb #1267678f
 def _evidence_note(e:dict) -> str:
