@@ -212,8 +212,8 @@ class TermStats:
     "How many of a collection's passages hold each content term, and which terms some passage holds side by side."
     def __init__(self, df:dict, # content term -> number of passages holding it
                  n:int, # passages counted
-                 pairs:np.ndarray=np.zeros(0, np.int64)): # sorted keys of the content-term pairs that stand side by side in some passage
-        self.df, self.n, self.pairs = df, n, pairs
+                 pairs:Optional[np.ndarray]=None): # sorted keys of the content-term pairs that stand side by side in some passage
+        self.df, self.n, self.pairs = df, n, np.zeros(0, np.int64) if pairs is None else pairs
 
     @classmethod
     def of(cls, texts:Iterable[str]) -> "TermStats":
