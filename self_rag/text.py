@@ -18,7 +18,8 @@ given go going got had has have having he her here hers him his how however i if
 may me might more most much must my need needs no nor not now of off on once one only or other our out over own per please rather
 really same say says see set she should show so some such tell than that the their them then there these they thing things this
 those through to too try under until up upon us use used uses using very want wants was way we well were what whatever when where
-whether which while who whom whose why will with within without would yes yet you your yours""".split())
+whether which while who whom whose why will with within without would yes yet you your yours""".split()) | frozenset(
+    "doesn don isn aren wasn weren haven hasn hadn won wouldn shouldn couldn didn mustn needn shan ve re ll".split())  # what contractions leave
 
 # %% ../nbs/01_text.ipynb #01750af9
 @functools.cache
