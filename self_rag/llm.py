@@ -206,7 +206,7 @@ def offline_decision(question:str) -> dict:
     return {"thought": "A question about the documents' content: retrieve.", "answer": "YES"}
 
 # %% ../nbs/14_llm.ipynb #2efca117
-def _pair_keys(terms:list[str]) -> list[int]: return [hash(p) for p in zip(terms, terms[1:])]
+def _pair_keys(terms:list[str]) -> list[int]: return [hash(p) for p in zip(terms, terms[1:])]   # Python's hash: valid in this process, as the statistics are
 
 class TermStats:
     "How many of a collection's passages hold each content term, and which terms some passage holds side by side."
