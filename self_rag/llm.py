@@ -390,13 +390,15 @@ def _asked(question:str) -> str:
     return _RULED_OUT.sub(" ", " ".join(s for s in sents if s.endswith("?")) or one_line(question))
 
 # %% ../nbs/14_llm.ipynb #ca369b6f
+def _capitalised(w:str) -> bool: return w[:1].isupper() and not w.isupper()   # a name's capital, not an acronym's
+def _title_cased(words:list[str]) -> bool: return 2 * sum(map(_capitalised, words)) >= len(words)   # a heading-like sentence names nothing
+
 def _proper_names(text:str) -> set[str]:
     "Words written with a capital inside a sentence, lower-cased: not a sentence's first word, not an acronym, not in a title-cased sentence."
     out = set()
     for s in SENTENCE_BREAK.split(text):
         words = re.findall(r"[A-Za-z][A-Za-z0-9_]*", s)[1:]
-        caps = [w for w in words if w[0].isupper() and not w.isupper()]
-        if 2 * len(caps) < len(words): out.update(w.lower() for w in caps)
+        if not _title_cased(words): out.update(w.lower() for w in words if _capitalised(w))
     return out
 
 # %% ../nbs/14_llm.ipynb #ea7f711e
@@ -428,7 +430,7 @@ def question_phrases(question:str, # the question
     out = []
     for s in SENTENCE_BREAK.split(_asked(question)):
         words = [w.strip(".,;:!?()[]'\"") for w in s.split()][1:]
-        if 2 * sum(w[:1].isupper() and not w.isupper() for w in words) >= len(words): continue   # title case names nothing
+        if _title_cased(words): continue
         run = []
         for w in words + [""]:
             if w[:1].isupper() and w != "I": run.append(w); continue
@@ -455,7 +457,7 @@ def _held(term:str, stats:TermStats,
     memo = stats.__dict__.setdefault("_held", {})   # on the statistics themselves: they go when the collection changes
     if term not in memo:
         alike = (t for t in stats.df if t[:3] == term[:3] and abs(len(t) - len(term)) <= 1)
-        # 80% alike as well: a short name (`gif`, `git`) is another name, not a slip, unless a letter is only added (`ssh`, `sshd`)
+        # 80% alike as well: a short name (`gif`, `git`) is another name, not a slip, unless the two differ by one letter more (`ssh`, `sshd`)
         memo[term] = any(_one_slip(term, t) and difflib.SequenceMatcher(None, term, t).ratio() >= 0.8 for t in alike)
     return memo[term]
 
