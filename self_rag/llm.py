@@ -548,7 +548,7 @@ def _refers_back(us:list[Unit], i:int) -> bool:
 
 # %% ../nbs/14_llm.ipynb #36e95503
 def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
-    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to or the sentence it points back to (and the term that sentence names), the command after it, and the next sentence when it leads into a command."
+    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to or the sentence it points back to (and the term that sentence names), the command after it, and the next sentence when it leads into a command (with the words after the command that end its sentence when a colon announces the command)."
     a, b = i, i
     while a > max(0, i - reach) and _continues(us, a - 1): a -= 1
     if (term := _entry_term(us, a)) is not None: a = term
@@ -556,7 +556,9 @@ def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
         a = i - 1 if (term := _entry_term(us, i - 1, adjacent=False)) is None else term
     while b < min(len(us) - 1, i + reach) and (_continues(us, b) or us[b + 1].code and not us[b].code): b += 1
     leads = b + 2 < len(us) and not us[b + 1].code and not us[b + 1].ends and us[b + 2].code   # "R provides the test\n> shapiro.test(x)"
-    if leads and (b + 3 == len(us) or not _continues(us, b + 2)): b += 2                         # ...when the command ends that sentence
+    if leads:   # ...when the command ends that sentence, or, after a colon, the words after it do ("...the -g option:\ndoxygen -g <file>\nwhere <file> is its name.")
+        end = b + 2 + (b + 3 < len(us) and _continues(us, b + 2) and us[b + 1].text.endswith(":"))
+        if end + 1 == len(us) or not _continues(us, end): b = end
     return a, b
 
 # %% ../nbs/14_llm.ipynb #8184f7fb
