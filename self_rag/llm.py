@@ -9,8 +9,9 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'VECTOR_CACHE_SIZ
            'retry_after', 'arithmetic', 'acknowledges', 'chat_reply', 'offline_decision', 'TermStats',
            'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence',
            'evidence_score', 'relevance_evidence', 'is_common', 'question_names', 'question_phrases', 'absent_names',
-           'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims',
-           'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
+           'asked_thing', 'names_thing', 'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate',
+           'answer_claims', 'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields',
+           'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
 import ast, difflib, functools, html, json, math, operator, os, re, threading, time, weakref
@@ -471,6 +472,31 @@ def absent_names(question:str, # the question
     return ([n for n in question_names(question, words) if not _held(stem(n) if n.isalpha() else n, stats, respelled=not is_common(n, words))] +
             [p for p in question_phrases(question) if not stats.holds_phrase(content_terms(p))])
 
+# %% ../nbs/14_llm.ipynb #904d13cd
+_EXISTS = re.compile(r"""(?ix)\b(?:is|are)\s+there\b
+    | \b(?:does|do)\s+(?!i\b|you\b|we\b)(?:[\w.-]+\s+){1,3}?(?:have|has|support|offer|provide|include|come\s+with|ship\s+with)\b(?!\s+to\b)""")
+_OBJECT_END = re.compile(r"[?,.;:!]|\s(?:that|which|who|whose|for|to|with|so|in|on|of|from|when|where|while|by|like|instead|or|and|than|at)\b", re.I)
+_PLACEHOLDERS = frozenset(map(stem, "way option setting command function method tool feature thing trick shortcut possibility equivalent alternative".split()))
+
+# %% ../nbs/14_llm.ipynb #b7890336
+def asked_thing(question:str) -> Optional[str]:
+    "What an existence question (`Is there a watch mode...?`, `Does beamer have a dark mode...?`) asks about: its object, lower-cased; None for another question, an object of one word or a placeholder for the answer (`a way`, `something better`)."
+    for s in SENTENCE_BREAK.split(_asked(question)):
+        if not (m := _EXISTS.search(s)): continue
+        rest = re.sub(r"^\s*(?:an?|any|some)\s+", "", s[m.end():], flags=re.I)
+        words = rest[:end.start()].split() if (end := _OBJECT_END.search(rest)) else rest.split()
+        if not words or {"something", "anything"} & {w.lower() for w in words} or stem(words[-1].lower()) in _PLACEHOLDERS: return None
+        return " ".join(words).lower() if len(content_terms(" ".join(words))) >= 2 else None
+    return None
+
+# %% ../nbs/14_llm.ipynb #7a4c621d
+def names_thing(thing:str, # what an existence question asks about (`asked_thing`)
+                text:str, # a passage
+               ) -> bool:
+    "Whether one sentence (unit) of `text` holds every content term of `thing`, in any order and form."
+    need = set(content_terms(thing))
+    return any(need <= set(content_terms(u.text)) for u in units(text))
+
 # %% ../nbs/14_llm.ipynb #1267678f
 def _evidence_note(e:dict) -> str:
     dense = "n/a" if e["dense"] is None else f"{e['dense']:.2f}"
@@ -486,9 +512,11 @@ def offline_relevance(question:str, # the question
                       stats:Optional[TermStats]=None, # the collection's term statistics
                       embedder=None, # a `DenseEmbedder`
                      ) -> dict:
-    "NO when the question names something the collection never mentions; else YES when the evidence reaches `RELEVANCE_THRESHOLD`."
+    "NO when the question names something the collection never mentions, or asks whether there is a thing this passage does not name; else YES when the evidence reaches `RELEVANCE_THRESHOLD`."
     if missing := absent_names(question, stats, getattr(embedder, "words", frozenset())):
         return {"thought": f"No passage of the collection mentions {', '.join(missing)}.", "answer": "NO"}
+    if (thing := asked_thing(question)) and not names_thing(thing, content):
+        return {"thought": f"The question asks about '{thing}'; no sentence of this passage names it.", "answer": "NO"}
     e = relevance_evidence(question, content, stats, embedder)
     ok = e["score"] >= RELEVANCE_THRESHOLD
     return {"thought": f"Evidence {_evidence_note(e)} {'>=' if ok else '<'} {RELEVANCE_THRESHOLD}.", "answer": "YES" if ok else "NO"}

@@ -1,0 +1,74 @@
+"""Existence questions ('Is there a watch mode...?', 'Does beamer have a dark mode...?') over the manuals of the four
+question sets: how many the graph answers and how many it declines, answerable and unanswerable apart.
+
+    python bench/existence.py [--data-dir DIR] [--out bench/results/existence.json] [--dev ../shared/eval/dev] [--debian-out DIR] ...
+
+The questions are bench/sets/existence/questions.jsonl (see its README): 34 whose answer the manuals hold and 17 about
+things they never name. They check one rule of the offline grader, that a passage answering such a question names the
+thing asked about (`self_rag.llm.asked_thing`); the answerable ones have no gold pages, so 'answered' here means only
+that the graph did not decline. Each set's manuals are ingested into DATA_DIR/<set> (reused when there) or a temporary
+folder; answers come from the configured model (the offline extractive one by default).
+"""
+import argparse, json, os, sys, tempfile, time
+from collections import Counter
+from pathlib import Path
+
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+from self_rag.config import Settings
+from self_rag.engine import Engine
+from self_rag.graph import SelfRAG
+from self_rag.llm import LLM, NO_ANSWER, chat_model
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import evalsets
+
+ROOT = Path(__file__).resolve().parents[1]
+QUESTIONS = ROOT / "bench" / "sets" / "existence" / "questions.jsonl"
+
+def answer_set(name: str, corpus: Path, questions: list[dict], data_dir) -> list[dict]:
+    "Ingest one set's manuals and answer its existence questions: one record each."
+    with tempfile.TemporaryDirectory() as tmp, Engine(Settings(_env_file=None, data_dir=data_dir / name if data_dir else Path(tmp))) as engine:
+        rep = engine.ingest([corpus], collection="eval")
+        if rep.failed: raise RuntimeError(f"ingesting {corpus} failed for some files:\n{rep}")
+        rag, out = SelfRAG(engine, LLM(engine.settings, embedder=engine.dense)), []
+        print(f"== {name}: {rep.chunks} chunks; answers by {chat_model(engine.settings)}", flush=True)
+        for q in questions:
+            t0 = time.perf_counter()
+            a = rag.answer(q["question"], collection="eval")
+            r = {"id": q["id"], "set": name, "kind": q["kind"], "question": q["question"], "abstained": NO_ANSWER in a.answer,
+                 "seconds": time.perf_counter() - t0, "answer": a.answer}
+            r["ok"] = r["abstained"] == (q["kind"] == "unanswerable")
+            print(f"  {q['id']} {q['kind']:12s} {'declined' if r['abstained'] else 'answered':8s} {'ok ' if r['ok'] else 'BAD'} {q['question']}", flush=True)
+            out.append(r)
+    return out
+
+def table(recs: list[dict]) -> str:
+    "Answered of answerable and declined of unanswerable, per set and in all."
+    sets = list(dict.fromkeys(r["set"] for r in recs)) + ["all"]
+    n, ok = Counter(), Counter()
+    for r in recs:
+        for s in (r["set"], "all"): n[s, r["kind"]] += 1; ok[s, r["kind"]] += r["ok"]
+    cell = lambda s, k: f"{ok[s, k]}/{n[s, k]}" if n[s, k] else "-"
+    lines = [f"{'':34s}" + "".join(f"{s:>10s}" for s in sets), "-" * (34 + 10 * len(sets))]
+    lines += [f"{'answerable: answered':34s}" + "".join(f"{cell(s, 'factual'):>10s}" for s in sets),
+              f"{'unanswerable: declined':34s}" + "".join(f"{cell(s, 'unanswerable'):>10s}" for s in sets)]
+    return "\n".join(lines)
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    evalsets.add_arguments(ap)
+    ap.add_argument("--data-dir", type=Path, default=None, help="keep each set's ingest in DATA_DIR/<set> and reuse it")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "existence.json")
+    a = ap.parse_args(argv)
+    questions = [json.loads(l) for l in QUESTIONS.read_text().splitlines() if l.strip()]
+    recs = []
+    for name in dict.fromkeys(q["set"] for q in questions):
+        corpus, _ = evalsets.locate(name, a)
+        recs += answer_set(name, corpus, [q for q in questions if q["set"] == name], a.data_dir)
+    res = {"code": evalsets.code_version(), "questions": str(QUESTIONS.relative_to(ROOT)), "answers": recs, "table": table(recs)}
+    a.out.parent.mkdir(parents=True, exist_ok=True)
+    a.out.write_text(json.dumps(res, indent=1))
+    print(); print(res["table"]); print(f"wrote {a.out}")
+
+if __name__ == "__main__":
+    main()
