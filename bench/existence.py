@@ -31,7 +31,7 @@ def answer_set(name: str, corpus: Path, questions: list[dict], data_dir) -> list
         rep = engine.ingest([corpus], collection="eval")
         if rep.failed: raise RuntimeError(f"ingesting {corpus} failed for some files:\n{rep}")
         rag, out = SelfRAG(engine, LLM(engine.settings, embedder=engine.dense)), []
-        print(f"== {name}: {rep.chunks} chunks; answers by {chat_model(engine.settings)}", flush=True)
+        print(f"== {name}: {len(questions)} questions; answers by {chat_model(engine.settings)}", flush=True)
         for q in questions:
             t0 = time.perf_counter()
             a = rag.answer(q["question"], collection="eval")
