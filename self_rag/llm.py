@@ -528,7 +528,7 @@ EXTRACTIVE_NOTE = "Extractive answer (no language model is configured): the sent
 NO_ANSWER = "The documents do not contain information to answer this question."
 
 # %% ../nbs/14_llm.ipynb #af78ab69
-ANSWER_UNITS = 7  # fitted on dev: the fewest quotes where keyword-complete answers stop rising (81% at 5, 84% at 6, 88% at 7 and 8)
+ANSWER_UNITS = 7  # fitted on dev: the fewest quotes where keyword-complete answers stop rising (swept again later: 88% at 6, 91% at 7 to 10)
 
 # %% ../nbs/14_llm.ipynb #fc714095
 def _unsaid(u:Unit, said:set[str]) -> bool:
