@@ -77,7 +77,7 @@ def plot(curve, chosen, others:dict, png:Path):
     ax.axhline(.9, color="grey", lw=.5); ax.axvline(.9, color="grey", lw=.5)
     ax.set_xlabel("abstention rate on unanswerable questions"); ax.set_ylabel("rate on answerable questions")
     ax.set_xlim(0, 1.02); ax.set_ylim(0, 1.02); ax.legend(loc="lower left", fontsize=8)
-    ax.set_title("Offline relevance grader: threshold sweep (absent names, then terms + dense + code evidence)")
+    ax.set_title("Offline relevance grader: threshold sweep of terms + dense + code evidence, after the name rules")
     png.parent.mkdir(parents=True, exist_ok=True); fig.savefig(png, dpi=120, bbox_inches="tight")
 
 def main(argv=None):
