@@ -355,12 +355,17 @@ def dense_similarities(embedder, # a `DenseEmbedder`, or None
     return _vectors(embedder, texts) @ _vectors(embedder, [question], query=True)[0]
 
 # %% ../nbs/14_llm.ipynb #1007d42a
+@functools.lru_cache(maxsize=64)
+def _question_terms(question:str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    "The question's distinct content terms and its code tokens, worked out once per question: every passage and sentence is weighed against them (a 100 KB question has 14,000 words to stem)."
+    return tuple(dict.fromkeys(content_terms(question))), tuple(code_tokens(question))
+
 def term_evidence(question:str, text:str, stats:Optional[TermStats]=None) -> tuple[float, Optional[float]]:
     "The rarity-weighted share of the question's terms that `text` holds, and the share of its code tokens found exactly (None: it has none)."
-    q, have = list(dict.fromkeys(content_terms(question))), set(content_terms(text))
+    (q, codes), have = _question_terms(question), set(content_terms(text))
     w = {t: stats.idf(t) if stats else 1.0 for t in q}
     terms = sum(w[t] for t in q if t in have) / sum(w.values()) if q and sum(w.values()) > 0 else 0.0
-    codes, low = code_tokens(question), (text or "").lower()
+    low = (text or "").lower()
     return terms, (sum(c in low for c in codes) / len(codes) if codes else None)
 
 # %% ../nbs/14_llm.ipynb #ef9cf47f
@@ -421,8 +426,8 @@ def question_names(question:str, # the question
                   ) -> list[str]:
     "The names a question asks about: words of its question sentences that are not common words or are written as proper names, except those it rules out."
     asked = _asked(question)
-    found, proper = re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower()), _proper_names(asked)
-    return list(dict.fromkeys(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words))))
+    found, proper = dict.fromkeys(re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower())), _proper_names(asked)   # each word once: a long question repeats many
+    return [w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words))]
 
 # %% ../nbs/14_llm.ipynb #3844a85d
 def question_phrases(question:str, # the question
