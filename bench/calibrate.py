@@ -5,9 +5,9 @@
 
 For each question the graph would search twice (the question, then the offline rewrite of it); every passage found is
 scored with `self_rag.llm.relevance_evidence` (rarity-weighted terms, dense similarity, exact code tokens) on the
-collection's own `TermStats`, unless the question names something no passage of the collection holds
-(`self_rag.llm.absent_names`): the grader then says NO to every passage, at any threshold; so it does to a passage
-that does not name the thing an existence question asks about (`self_rag.llm.asked_thing`, 'Is there a watch mode...?'). A question is answered at threshold T when some passage scores >= T, and abstained on
+collection's own `TermStats`, unless the grader turns it down whatever its evidence (`self_rag.llm.refusal`: the
+question names something no passage of the collection holds, or the passage does not name the thing an existence
+question asks about, 'Is there a watch mode...?'). A question is answered at threshold T when some passage scores >= T, and abstained on
 otherwise: the graph abstains exactly when the grader finds no passage relevant. The sweep runs on the development
 questions only (the dev set and bench/sets/dev-extra, both over the R manuals); the threshold chosen is the one whose
 worse rate is best, of the abstention rate on unanswerable questions and the rate of answerable ones whose gold page is
@@ -22,7 +22,7 @@ import numpy as np
 
 from self_rag.config import Settings
 from self_rag.eval import load_questions
-from self_rag.llm import RELEVANCE_THRESHOLD, absent_names, asked_thing, collection_stats, names_thing, offline_rewrite, relevance_evidence
+from self_rag.llm import RELEVANCE_THRESHOLD, absent_names, collection_stats, offline_rewrite, refusal, relevance_evidence
 from self_rag.engine import Engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,11 +37,10 @@ def question_scores(engine, q, collection="eval") -> dict:
     stats, hits = collection_stats(engine.store, collection), {}
     for query in dict.fromkeys((q.question, offline_rewrite(q.question))):
         for h in engine.search(query, collection=collection).hits: hits.setdefault(h.chunk_id, h)
-    absent, thing = absent_names(q.question, stats, engine.dense.words), asked_thing(q.question)
-    scored = [] if absent else [(relevance_evidence(q.question, h.context, stats, engine.dense)["score"], any((h.source, p) in q.gold for p in h.pages))
-                                for h in hits.values() if thing is None or names_thing(thing, h.context)]
+    scored = [(relevance_evidence(q.question, h.context, stats, engine.dense)["score"], any((h.source, p) in q.gold for p in h.pages))
+              for h in hits.values() if refusal(q.question, h.context, stats, engine.dense.words) is None]
     return {"id": q.id, "kind": q.kind, "best": max((s for s, _ in scored), default=None),
-            "gold": max((s for s, g in scored if g), default=None), "passages": len(hits), "absent_names": absent}
+            "gold": max((s for s, g in scored if g), default=None), "passages": len(hits), "absent_names": absent_names(q.question, stats, engine.dense.words)}
 
 def rates(recs:list[dict], t:float) -> dict:
     "At threshold `t`: abstention rate on unanswerable questions, answer rate and gold-graded-relevant rate on answerable ones."

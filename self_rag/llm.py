@@ -9,9 +9,9 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'VECTOR_CACHE_SIZ
            'retry_after', 'arithmetic', 'acknowledges', 'chat_reply', 'offline_decision', 'TermStats',
            'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence',
            'evidence_score', 'relevance_evidence', 'is_common', 'question_names', 'question_phrases', 'absent_names',
-           'asked_thing', 'names_thing', 'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate',
-           'answer_claims', 'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields',
-           'offline_reply', 'LLM']
+           'asked_thing', 'names_thing', 'refusal', 'offline_relevance', 'unit_scores', 'with_neighbours',
+           'offline_generate', 'answer_claims', 'offline_support', 'offline_usefulness', 'offline_rewrite',
+           'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
 import ast, difflib, functools, html, json, math, operator, os, re, threading, time, weakref
@@ -511,17 +511,25 @@ def _evidence_note(e:dict) -> str:
 # %% ../nbs/14_llm.ipynb #34d43799
 RELEVANCE_THRESHOLD = 0.75  # fitted on the development questions: bench/calibrate.py draws the curve
 
+# %% ../nbs/14_llm.ipynb #6e3f9d91
+def refusal(question:str, # the question
+            content:str, # the passage's text
+            stats:Optional[TermStats], # the collection's term statistics
+            words:frozenset[str], # the common words (`DenseEmbedder.words`)
+           ) -> Optional[str]:
+    "Why the grader turns the passage down whatever its evidence (a name the collection never mentions, the thing an existence question asks about unnamed), or None. `bench/calibrate.py` sweeps the threshold over the passages it lets through."
+    if missing := absent_names(question, stats, words): return f"No passage of the collection mentions {', '.join(missing)}."
+    if (thing := asked_thing(question)) and not names_thing(thing, content): return f"The question asks about '{thing}'; no sentence of this passage names it."
+    return None
+
 # %% ../nbs/14_llm.ipynb #1c77214e
 def offline_relevance(question:str, # the question
                       content:str, # the document's text
                       stats:Optional[TermStats]=None, # the collection's term statistics
                       embedder=None, # a `DenseEmbedder`
                      ) -> dict:
-    "NO when the question names something the collection never mentions, or asks whether there is a thing this passage does not name; else YES when the evidence reaches `RELEVANCE_THRESHOLD`."
-    if missing := absent_names(question, stats, getattr(embedder, "words", frozenset())):
-        return {"thought": f"No passage of the collection mentions {', '.join(missing)}.", "answer": "NO"}
-    if (thing := asked_thing(question)) and not names_thing(thing, content):
-        return {"thought": f"The question asks about '{thing}'; no sentence of this passage names it.", "answer": "NO"}
+    "NO for a passage `refusal` turns down; else YES when the evidence reaches `RELEVANCE_THRESHOLD`."
+    if why := refusal(question, content, stats, getattr(embedder, "words", frozenset())): return {"thought": why, "answer": "NO"}
     e = relevance_evidence(question, content, stats, embedder)
     ok = e["score"] >= RELEVANCE_THRESHOLD
     return {"thought": f"Evidence {_evidence_note(e)} {'>=' if ok else '<'} {RELEVANCE_THRESHOLD}.", "answer": "YES" if ok else "NO"}
