@@ -4,9 +4,12 @@ question sets: how many the graph answers and how many it declines, answerable a
     python bench/existence.py [--data-dir DIR] [--out bench/results/existence.json] [--dev ../shared/eval/dev] [--debian-out DIR] ...
 
 The questions are bench/sets/existence/questions.jsonl (see its README): 34 whose answer the manuals hold and 17 about
-things they never name. They check one rule of the offline grader, that a passage answering such a question names the
-thing asked about (`self_rag.llm.asked_thing`); the answerable ones have no gold pages, so 'answered' here means only
-that the graph did not decline. Each set's manuals are ingested into DATA_DIR/<set> (reused when there) or a temporary
+things they never name, and 19 two-part follow-ups ('Does X support Y, and how do I ... with it?'), 10 answerable and 9
+not. They check two rules: a passage answering such a question names the thing asked about (`self_rag.llm.asked_thing`),
+and a later part that points back at that thing is not answered when the earlier part is not
+(`self_rag.nodes.unheld_referents`). The answerable ones have no gold pages, so 'answered' here means only that the
+graph declined neither the question nor any part of it; an unanswerable one counts as declined when the whole answer
+is. Each set's manuals are ingested into DATA_DIR/<set> (reused when there) or a temporary
 folder; answers come from the configured model (the offline extractive one by default).
 """
 import argparse, json, os, sys, tempfile, time
@@ -18,6 +21,7 @@ from self_rag.config import Settings
 from self_rag.engine import Engine
 from self_rag.graph import SelfRAG
 from self_rag.llm import LLM, NO_ANSWER, chat_model
+from self_rag.nodes import PART_NOT_FOUND
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import evalsets
@@ -35,24 +39,26 @@ def answer_set(name: str, corpus: Path, questions: list[dict], data_dir) -> list
         for q in questions:
             t0 = time.perf_counter()
             a = rag.answer(q["question"], collection="eval")
-            r = {"id": q["id"], "set": name, "kind": q["kind"], "question": q["question"], "abstained": NO_ANSWER in a.answer,
-                 "seconds": time.perf_counter() - t0, "answer": a.answer}
-            r["ok"] = r["abstained"] == (q["kind"] == "unanswerable")
-            print(f"  {q['id']} {q['kind']:12s} {'declined' if r['abstained'] else 'answered':8s} {'ok ' if r['ok'] else 'BAD'} {q['question']}", flush=True)
+            r = {"id": q["id"], "set": name, "kind": q["kind"], "follow_up": q.get("follow_up", False), "question": q["question"], "abstained": NO_ANSWER in a.answer,
+                 "parts_declined": a.answer.count(PART_NOT_FOUND), "seconds": time.perf_counter() - t0, "answer": a.answer}
+            # answerable: answered whole, no part declined; unanswerable: declined whole
+            r["ok"] = r["abstained"] if q["kind"] == "unanswerable" else not (r["abstained"] or r["parts_declined"])
+            print(f"  {q['id']} {q['kind']:12s} {'declined' if r['abstained'] else 'part declined' if r['parts_declined'] else 'answered':13s} {'ok ' if r['ok'] else 'BAD'} {q['question']}", flush=True)
             out.append(r)
     return out
 
+ROWS = (("answerable: answered", "factual", False), ("unanswerable: declined", "unanswerable", False),
+        ("follow-up answerable: answered", "factual", True), ("follow-up unanswerable: declined", "unanswerable", True))
+
 def table(recs: list[dict]) -> str:
-    "Answered of answerable and declined of unanswerable, per set and in all."
+    "Answered of answerable and declined of unanswerable, per set and in all; the two-part follow-ups on rows of their own."
     sets = list(dict.fromkeys(r["set"] for r in recs)) + ["all"]
     n, ok = Counter(), Counter()
     for r in recs:
-        for s in (r["set"], "all"): n[s, r["kind"]] += 1; ok[s, r["kind"]] += r["ok"]
-    cell = lambda s, k: f"{ok[s, k]}/{n[s, k]}" if n[s, k] else "-"
+        for s in (r["set"], "all"): n[s, r["kind"], r["follow_up"]] += 1; ok[s, r["kind"], r["follow_up"]] += r["ok"]
+    cell = lambda s, k, f: f"{ok[s, k, f]}/{n[s, k, f]}" if n[s, k, f] else "-"
     lines = [f"{'':34s}" + "".join(f"{s:>10s}" for s in sets), "-" * (34 + 10 * len(sets))]
-    lines += [f"{'answerable: answered':34s}" + "".join(f"{cell(s, 'factual'):>10s}" for s in sets),
-              f"{'unanswerable: declined':34s}" + "".join(f"{cell(s, 'unanswerable'):>10s}" for s in sets)]
-    return "\n".join(lines)
+    return "\n".join(lines + [f"{label:34s}" + "".join(f"{cell(s, k, f):>10s}" for s in sets) for label, k, f in ROWS if n["all", k, f]])
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

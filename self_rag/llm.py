@@ -485,13 +485,13 @@ _PLACEHOLDERS = frozenset(map(stem, "way option setting command function method 
 
 # %% ../nbs/14_llm.ipynb #b7890336
 def asked_thing(question:str) -> Optional[str]:
-    "What an existence question (`Is there a watch mode...?`, `Does beamer have a dark mode...?`) asks about: its object, lower-cased; None for another question, an object of one word or a placeholder for the answer (`a way`, `something better`)."
+    "What an existence question (`Is there a watch mode...?`, `Does beamer have a dark mode...?`) asks about: its object, as the question words it; None for another question, an object of one word or a placeholder for the answer (`a way`, `something better`)."
     for s in SENTENCE_BREAK.split(_asked(question)):
         if not (m := _EXISTS.search(s)): continue
         rest = re.sub(r"^\s*(?:an?|any|some)\s+", "", s[m.end():], flags=re.I)
         words = rest[:end.start()].split() if (end := _OBJECT_END.search(rest)) else rest.split()
         if not words or {"something", "anything"} & {w.lower() for w in words} or stem(words[-1].lower()) in _PLACEHOLDERS: return None
-        return " ".join(words).lower() if len(content_terms(" ".join(words))) >= 2 else None
+        return " ".join(words) if len(content_terms(" ".join(words))) >= 2 else None
     return None
 
 # %% ../nbs/14_llm.ipynb #7a4c621d
