@@ -16,19 +16,17 @@ The model is the one the settings name, as everywhere else: the same questions a
 
     CHAT_MODEL=ollama/llama3.1 LLM_API_BASE=http://localhost:11434 python bench/answer.py --set all --quick
 """
-import argparse, json, os, platform, re, statistics, sys, tempfile, time, unicodedata
+import argparse, json, os, platform, re, statistics, sys, time, unicodedata
 from pathlib import Path
 
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
-from self_rag.config import Settings
 from self_rag.eval import load_questions
 from self_rag.graph import SelfRAG
 from self_rag.llm import LLM, chat_model
 from self_rag.llm import NO_ANSWER
 from self_rag.testing import ScriptedLLM
 from self_rag.text import CITATION
-from self_rag.engine import Engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import evalsets
@@ -189,17 +187,13 @@ def main(argv=None):
         questions = load_questions(qpath)
         res["sets"][n] = sr = {"corpus": str(corpus), "questions_file": str(qpath)}
         t_set = time.perf_counter()
-        with tempfile.TemporaryDirectory() as tmp:
-            with Engine(Settings(_env_file=None, data_dir=a.data_dir / n if a.data_dir else Path(tmp))) as engine:
-                t0 = time.perf_counter()
-                rep = engine.ingest([corpus], collection="eval")
-                if rep.failed: raise RuntimeError(f"ingesting {corpus} failed for some files:\n{rep}")
-                sr["ingest"] = {"pages": rep.pages, "chunks": rep.chunks, "seconds": time.perf_counter() - t0}
-                print(f"== {n}: ingested {rep.pages} pages, {rep.chunks} chunks in {sr['ingest']['seconds']:.0f} s; answers by {chat_model(engine.settings)}:", flush=True)
-                sr["answers"] = answers_part(engine, questions, "eval"); save(res, a.out)
-                if n == "dev" and not a.quick:
-                    sr["scripted"] = scr = scripted_part(engine, questions, "eval", a.reps)
-                sr["reranker"] = str(engine.reranker.status)
+        with evalsets.ingested(n, corpus, a.data_dir) as (engine, rep, seconds):
+            sr["ingest"] = {"pages": rep.pages, "chunks": rep.chunks, "seconds": seconds}
+            print(f"== {n}: ingested {rep.pages} pages, {rep.chunks} chunks in {seconds:.0f} s; answers by {chat_model(engine.settings)}:", flush=True)
+            sr["answers"] = answers_part(engine, questions, "eval"); save(res, a.out)
+            if n == "dev" and not a.quick:
+                sr["scripted"] = scr = scripted_part(engine, questions, "eval", a.reps)
+            sr["reranker"] = str(engine.reranker.status)
         sr["wall_s"] = time.perf_counter() - t_set
         save(res, a.out)
     res["table"] = table({n: s["answers"] for n, s in res["sets"].items()}, scr)

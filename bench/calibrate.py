@@ -14,16 +14,14 @@ worse rate is best, of the abstention rate on unanswerable questions and the rat
 graded relevant (the targets ask 90% of both). `self_rag.llm.RELEVANCE_THRESHOLD` is that value; the script says so if
 they differ. The debian and held-out sets are drawn beside it (their curves, and their points at the shipped threshold), never used in the choice.
 """
-import argparse, json, os, sys, tempfile
+import argparse, json, os, sys
 from pathlib import Path
 
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 import numpy as np
 
-from self_rag.config import Settings
 from self_rag.eval import load_questions
 from self_rag.llm import RELEVANCE_THRESHOLD, absent_names, collection_stats, offline_rewrite, refusal, relevance_evidence
-from self_rag.engine import Engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import evalsets
@@ -56,9 +54,7 @@ def choose(curve:list[dict]) -> dict:
     return max(curve, key=lambda p: (round(min(p["abstained"], p["gold_relevant"]), 9), round(p["abstained"] + p["gold_relevant"], 9), -p["threshold"]))
 
 def score_set(name:str, corpus:Path, qfiles:list[Path], data_dir) -> list[dict]:
-    with tempfile.TemporaryDirectory() as tmp, Engine(Settings(_env_file=None, data_dir=data_dir / name if data_dir else Path(tmp))) as engine:
-        rep = engine.ingest([corpus], collection="eval")
-        if rep.failed: raise RuntimeError(f"ingesting {corpus} failed:\n{rep}")
+    with evalsets.ingested(name, corpus, data_dir) as (engine, _, _):
         recs = [question_scores(engine, q) for f in qfiles for q in load_questions(f) if q.kind != "chitchat"]
     print(f"{name}: {len(recs)} questions scored", flush=True)
     return recs

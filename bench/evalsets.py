@@ -11,8 +11,12 @@
 Both benches take `--set dev|debian|heldout|blind|both|all` (default both = dev + debian; all = the four). Tune on
 dev, only report on debian, heldout and blind (see their READMEs).
 """
-import importlib.util, subprocess
+import importlib.util, subprocess, tempfile, time
+from contextlib import contextmanager
 from pathlib import Path
+
+from self_rag.config import Settings
+from self_rag.engine import Engine
 
 ROOT = Path(__file__).resolve().parents[1]
 FETCHED = {name: ROOT / "bench" / "sets" / name for name in ("debian", "heldout", "blind")}  # sets with a fetch.py
@@ -46,6 +50,17 @@ def locate(name: str, a) -> tuple[Path, Path]:
         folder = FETCHED[name]
         return _fetch_module(folder).fetch(getattr(a, f"{name}_out", None)), folder / "questions.jsonl"
     raise ValueError(f"unknown set {name!r}; one of {SETS}")
+
+@contextmanager
+def ingested(name: str, corpus: Path, data_dir: Path = None):
+    """An engine over one set's manuals, ingested into its `eval` collection, and the ingest's report and seconds: in
+    DATA_DIR/<name> when given (a store there is reused: nothing changed, nothing is embedded again), else in a
+    temporary folder. A file that fails to ingest stops the bench: figures from part of a set would mislead."""
+    with tempfile.TemporaryDirectory() as tmp, Engine(Settings(_env_file=None, data_dir=data_dir / name if data_dir else Path(tmp))) as engine:
+        t0 = time.perf_counter()
+        rep = engine.ingest([corpus], collection="eval")
+        if rep.failed: raise RuntimeError(f"ingesting {corpus} failed for some files:\n{rep}")
+        yield engine, rep, time.perf_counter() - t0
 
 def code_version() -> dict:
     "The commit the benches ran on, and the library files that differed from it (figures from a dirty tree say so)."

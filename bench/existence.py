@@ -12,13 +12,11 @@ graph declined neither the question nor any part of it; an unanswerable one coun
 is. Each set's manuals are ingested into DATA_DIR/<set> (reused when there) or a temporary
 folder; answers come from the configured model (the offline extractive one by default).
 """
-import argparse, json, os, sys, tempfile, time
+import argparse, json, os, sys, time
 from collections import Counter
 from pathlib import Path
 
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-from self_rag.config import Settings
-from self_rag.engine import Engine
 from self_rag.graph import SelfRAG
 from self_rag.llm import LLM, NO_ANSWER, chat_model
 from self_rag.nodes import PART_NOT_FOUND
@@ -31,9 +29,7 @@ QUESTIONS = ROOT / "bench" / "sets" / "existence" / "questions.jsonl"
 
 def answer_set(name: str, corpus: Path, questions: list[dict], data_dir) -> list[dict]:
     "Ingest one set's manuals and answer its existence questions: one record each."
-    with tempfile.TemporaryDirectory() as tmp, Engine(Settings(_env_file=None, data_dir=data_dir / name if data_dir else Path(tmp))) as engine:
-        rep = engine.ingest([corpus], collection="eval")
-        if rep.failed: raise RuntimeError(f"ingesting {corpus} failed for some files:\n{rep}")
+    with evalsets.ingested(name, corpus, data_dir) as (engine, _, _):
         rag, out = SelfRAG(engine, LLM(engine.settings, embedder=engine.dense)), []
         print(f"== {name}: {len(questions)} questions; answers by {chat_model(engine.settings)}", flush=True)
         for q in questions:
