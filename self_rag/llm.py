@@ -390,8 +390,9 @@ def relevance_evidence(question:str, text:str,
 # %% ../nbs/14_llm.ipynb #69f43005
 _RULED_OUT = re.compile(r"\b(?:without|instead of|rather than|other than|except)\s+[^,;:?!.]{1,40}", re.I)
 
+@functools.lru_cache(maxsize=64)
 def _asked(question:str) -> str:
-    "The question's question sentences (all of it when none ends in `?`), without what it rules out."
+    "The question's question sentences (all of it when none ends in `?`), without what it rules out; once per question, as the grader reads it for every passage."
     sents = SENTENCE_BREAK.split(one_line(question))
     return _RULED_OUT.sub(" ", " ".join(s for s in sents if s.endswith("?")) or one_line(question))
 
@@ -421,17 +422,19 @@ def is_common(word:str, # a lower-case word
     return stem(word) in _stems(words) or (base != word and (base in words or stem(base) in _stems(words)))
 
 # %% ../nbs/14_llm.ipynb #4691e24f
+@functools.lru_cache(maxsize=64)   # the grader asks for every passage
 def question_names(question:str, # the question
                    words:frozenset[str], # the common words (`DenseEmbedder.words`)
-                  ) -> list[str]:
+                  ) -> tuple[str, ...]:
     "The names a question asks about: words of its question sentences that are not common words or are written as proper names, except those it rules out."
     asked = _asked(question)
     found, proper = dict.fromkeys(re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower())), _proper_names(asked)   # each word once: a long question repeats many
-    return [w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words))]
+    return tuple(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words)))
 
 # %% ../nbs/14_llm.ipynb #3844a85d
+@functools.lru_cache(maxsize=64)
 def question_phrases(question:str, # the question
-                    ) -> list[str]:
+                    ) -> tuple[str, ...]:
     "The names a question writes as two or more capitalised words in a row inside a sentence (`GitHub Actions`, `VS Code`), lower-cased."
     out = []
     for s in SENTENCE_BREAK.split(_asked(question)):
@@ -442,7 +445,7 @@ def question_phrases(question:str, # the question
             if w[:1].isupper() and w != "I": run.append(w); continue
             if len(run) > 1: out.append(" ".join(run).lower())
             run = []
-    return out
+    return tuple(out)
 
 # %% ../nbs/14_llm.ipynb #f2729bee
 def _one_slip(a:str, b:str) -> bool:
@@ -484,6 +487,7 @@ _OBJECT_END = re.compile(r"[?,.;:!]|\s(?:that|which|who|whose|for|to|with|so|in|
 _PLACEHOLDERS = frozenset(map(stem, "way option setting command function method tool feature thing trick shortcut possibility equivalent alternative".split()))
 
 # %% ../nbs/14_llm.ipynb #b7890336
+@functools.lru_cache(maxsize=64)
 def asked_thing(question:str) -> Optional[str]:
     "What an existence question (`Is there a watch mode...?`, `Does beamer have a dark mode...?`) asks about: its object, as the question words it; None for another question, an object of one word or a placeholder for the answer (`a way`, `something better`)."
     for s in SENTENCE_BREAK.split(_asked(question)):
