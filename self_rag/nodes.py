@@ -172,10 +172,11 @@ def relevance_grader(self:Nodes, state:State) -> dict:
     reasons = (state.get("reasons") or {}) | {c: w for c, w in why.items() if not yes[c]}
     relevant = [h for h in docs if grades[h.chunk_id]]
     unheld = unheld_referents(parts, relevant, part_of)      # a part pointing back at a thing no passage answers: not answered either
-    return {"relevant": [h for h in relevant if part_of.get(h.chunk_id) not in unheld], "grades": grades, "reasons": reasons,
-            "part_of": part_of, "llm_calls": [c for _, c in out],
-            "notes": [f"part {k + 1} points back at '{t}', which no relevant passage answers part {k} about: not answered either"
-                      for k, t in unheld.items()]}
+    why_not = {k: f"part {k + 1} points back at '{t}', which no relevant passage answers part {k} about" for k, t in unheld.items()}
+    dropped = {h.chunk_id: f"Relevant to part {k + 1} only, and {why_not[k]}." for h in relevant if (k := part_of.get(h.chunk_id)) in unheld}
+    return {"relevant": [h for h in relevant if h.chunk_id not in dropped], "grades": grades | dict.fromkeys(dropped, False),
+            "reasons": reasons | dropped, "part_of": part_of, "llm_calls": [c for _, c in out],
+            "notes": [f"{w}: not answered either" for w in why_not.values()]}
 
 # %% ../nbs/16_nodes.ipynb #9131259a
 @patch
