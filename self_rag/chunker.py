@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from .config import Settings
 from .loaders import Page, where
+from .results import PageStart
 from .text import SENTENCE_BREAK
 
 # %% ../nbs/06_chunker.ipynb #90788ebe
@@ -77,6 +78,7 @@ class Chunk(BaseModel):
     index: int = 0             # position among the document's chunks of this kind
     where: Optional[str] = None      # its place in the file, as a citation shows it (see `loaders.where`)
     furniture: list[int] = []        # which lines of `text` (0-based, split at \n) are its pages' running headers and footers
+    page_starts: list[PageStart] = []  # where each page (or section of a page) it runs over begins in `text`, and its place
 
 # %% ../nbs/06_chunker.ipynb #eaf21c1b
 NAMESPACE = uuid.UUID("3c5a1f9e-5b1d-4f53-9d0e-2a9d6f1c7b42")
@@ -149,10 +151,13 @@ def _cut(self:Chunker, text:str, starts:list[int], flowing:set[int], spans:list[
         while e > s and text[e-1].isspace(): e -= 1
         first, last = page_of(s), page_of(e - 1)
         furniture = [n for j in range(first, last + 1) for n in furniture_of(j, s, e)]
+        page_starts = [PageStart(line=text.count("\n", s, max(s, starts[j])), page=parts[j].page, where=where(parts[j]))
+                       for j in range(first, last + 1)] if last > first else []
         return Chunk(id=chunk_id(parts[0].source, self.version, kind, i), kind=kind, text=text[s:e], source=parts[0].source,
                      pages=sorted({parts[j].page for j in range(first, last + 1)}), section=parts[first].section,
                      title=parts[0].title, parent_id=parent_id, index=i,
-                     where=span_where(parts[first], parts[last], text[starts[first]:s], text[starts[last]:e]), furniture=furniture)
+                     where=span_where(parts[first], parts[last], text[starts[first]:s], text[starts[last]:e]), furniture=furniture,
+                     page_starts=page_starts)
     parents, children = [], []
     for s, e in spans:
         parents.append(parent := make("parent", self.parents + len(parents), s, e))

@@ -164,6 +164,7 @@ def _payload(c:Chunk, version:str, ocr:bool=False) -> dict:
     if c.parent_id: p["parent_id"] = c.parent_id
     if c.where: p["where"] = c.where
     if c.furniture: p["furniture"] = c.furniture   # its running headers and footers: left out of the passage an answer reads
+    if c.page_starts: p["page_starts"] = [s.model_dump() for s in c.page_starts]   # where its pages begin: a quote is cited on its own page
     if ocr: p["ocr"] = True   # some of its text was recognised by OCR on a scanned page: it may hold misread characters
     return p
 
