@@ -25,8 +25,9 @@ from self_rag.eval import load_questions
 from self_rag.graph import SelfRAG
 from self_rag.llm import LLM, chat_model
 from self_rag.llm import NO_ANSWER
+from self_rag.loaders import load_document
 from self_rag.testing import ScriptedLLM
-from self_rag.text import CITATION
+from self_rag.text import CITATION, one_line
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import evalsets
@@ -55,13 +56,35 @@ def repeated_lines(answer: str) -> int:
     lines = [l.strip() for l in answer.splitlines() if CITATION.search(l) and not l.startswith("**")]
     return len(lines) - len(set(lines))
 
+_PAGES = {}
+
+def page_texts(path: str) -> dict:
+    "A document's text per page (a page's pieces joined, whitespace collapsed), as the loaders read it; read once."
+    if path not in _PAGES:
+        _PAGES[path] = {}
+        for p in load_document(Path(path)): _PAGES[path][p.page] = _PAGES[path].get(p.page, "") + " " + one_line(p.text)
+    return _PAGES[path]
+
+def lines_on_cited_pages(a) -> tuple:
+    "Of an extractive answer's quoted lines (headings aside), how many stand on a page their citations name: (on, all); (0, 0) for a model's own words."
+    if not a.extractive: return 0, 0
+    cites, on, n = {c.doc: c for c in a.citations}, 0, 0
+    for line in a.answer.splitlines():
+        docs = [cites[d] for m in CITATION.finditer(line) for d in map(int, re.findall(r"\d+", m.group(1))) if d in cites]
+        text = one_line(CITATION.sub(" ", line))
+        if line.startswith("**") or not docs or len(text) < 20: continue
+        n += 1   # a quote over a page break: its first words on one page, its last on the next
+        on += any(probe in page_texts(c.path).get(page, "") for c in docs for page in c.pages for probe in (text[:50], text[-50:]))
+    return on, n
+
 def judge(q, a) -> dict:
     "One question's record: what the graph did and whether it is right for the question's kind."
     cited = sorted({(c.source, p) for c in a.citations for p in c.pages})
     r = {"id": q.id, "kind": q.kind, "difficulty": q.difficulty, "retrieved": a.retrieved, "abstained": NO_ANSWER in a.answer,
          "support": a.support, "usefulness": a.usefulness, "retries": a.retries, "seconds": a.ms / 1000, "llm_calls": llm_calls(a),
          "relevant_per_grading": [s.info.get("relevant") for s in a.trace if s.node == "relevance_grader"],
-         "cited": cited, "gold": sorted(q.gold), "answer": a.answer, "notes": a.notes, "repeated_lines": repeated_lines(a.answer)}
+         "cited": cited, "gold": sorted(q.gold), "answer": a.answer, "notes": a.notes, "repeated_lines": repeated_lines(a.answer),
+         "lines_on_cited_pages": lines_on_cited_pages(a)}
     if q.kind in ("factual", "multi"):
         r["missing_keywords"] = missing_keywords(a.answer, q.answer_keywords)
         r["keyword_complete"] = not r["missing_keywords"]
@@ -90,6 +113,7 @@ def answers_part(engine, questions, collection) -> dict:
             "seconds_mean": statistics.fmean(secs), "seconds_p50": pct(secs, .5),
             "llm_calls_mean": statistics.fmean(calls), "llm_calls_max": max(calls),
             "repeated_lines": sum(r["repeated_lines"] for r in recs),
+            "lines_on_cited_pages": [sum(r["lines_on_cited_pages"][i] for r in recs) for i in (0, 1)],
             "answer_chars_p50": pct([len(r["answer"]) for r in recs if r["kind"] in ("factual", "multi") and not r["abstained"]] or [0], .5)}
 
 COMMON_PATH = {"decision": {"thought": "needs the documents", "answer": "YES"}, "relevance": {"thought": "on topic", "answer": "YES"},
@@ -142,6 +166,8 @@ def table(offs: dict, scr) -> str:
             ("s/question mean, p50", per_set(lambda o: f"{o['seconds_mean']:.2f}, {o['seconds_p50']:.2f}"), "", ""),
             ("LLM calls/question mean, max", per_set(lambda o: f"{o['llm_calls_mean']:.1f}, {o['llm_calls_max']}"), "", ""),
             ("cited lines repeated within an answer, total", per_set(lambda o: str(o.get("repeated_lines", "-"))), "", ""),
+            ("quoted lines on a page they cite, extractive", per_set(lambda o: f"{o['lines_on_cited_pages'][0]} of {o['lines_on_cited_pages'][1]}"
+                                                                         if o.get("lines_on_cited_pages", [0, 0])[1] else "-"), "", ""),
             ("answer characters p50, factual + multi", per_set(lambda o: str(o.get("answer_chars_p50", "-"))), "", "")]
     if scr:
         sc = lambda v: {"dev": [v]}

@@ -79,15 +79,18 @@ def cited_place(h:Hit, # the cited document
 # %% ../nbs/18_graph.ipynb #2b5748a0
 def cite(answer:str, relevant:list[Hit]) -> list[Citation]:
     "A citation for each `[Doc N]` of `answer` that exists in `relevant` (1-based), in order of first mention, on the pages of what it quotes."
-    claims, out = {}, []
-    for sentence in sentences(answer, max_words=None, min_words=1, lines=True):
-        for m in CITATION.finditer(sentence):
-            for n in map(int, re.findall(r"\d+", m.group(1))):
-                if 1 <= n <= len(relevant): claims.setdefault(n, []).append(CITATION.sub(" ", sentence))
+    claims, runs, out = {}, {}, []
+    for line in answer.splitlines():
+        before = []   # the line's sentences since its last citation: a quote of several sentences is cited once, at its end
+        for sentence in sentences(line, max_words=None, min_words=1):
+            if not CITATION.search(sentence): before.append(sentence); continue
+            for n in (n for m in CITATION.finditer(sentence) for n in map(int, re.findall(r"\d+", m.group(1))) if 1 <= n <= len(relevant)):
+                claims.setdefault(n, []).append(CITATION.sub(" ", sentence)); runs.setdefault(n, []).extend(before)
+            before = []
     for n, said in claims.items():
         h = relevant[n - 1]
         line, best = closest_sentence(h.context, " ".join(said))
-        pages, where = cited_place(h, [line] + [closest_sentence(h.context, s)[0] for s in said])
+        pages, where = cited_place(h, [line] + [closest_sentence(h.context, s)[0] for s in said + runs[n]])
         out.append(Citation(doc=n, source=h.source, pages=pages, section=h.section, quote=shorten(best, 200), path=h.path, where=where))
     return out
 
