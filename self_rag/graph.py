@@ -17,7 +17,7 @@ from .config import Settings
 from .engine import Engine
 from .llm import NO_ANSWER, OFFLINE_MODEL
 from .nodes import NODE_NAMES, Attempt, State, make_nodes, new_state, rejections
-from .results import Answer, Citation, Hit, PageStart, Step, page_at
+from .results import Answer, Citation, Hit, Step, page_at
 from .text import CITATION, check_question, content_terms, sentences, shorten
 from .routes import route_after_retrieval_decision, route_after_support, route_after_usefulness
 
