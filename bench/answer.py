@@ -7,7 +7,8 @@ scripted LLM.
 
 Part 1, per set (`LLM(settings, embedder=engine.dense)`): keyword-complete answers and cited gold pages on
 the factual questions (multi reported apart), chitchat answered without retrieval, unanswerable questions abstained, seconds
-and LLM calls per question. Part 2, dev only (`ScriptedLLM` scripted for the common path: retrieve, relevant, supported,
+and LLM calls per question, and how many of an extractive answer's quoted lines stand on a page their citation names (the
+PDF's own page text, as the loaders read it). Part 2, dev only (`ScriptedLLM` scripted for the common path: retrieve, relevant, supported,
 useful): the graph's own overhead per question = run ms - the retrieve node's ms (it includes engine.search) - the LLM
 calls' ms; `--quick` skips it. Each corpus is ingested into its own temporary DATA_DIR first, so it runs from a clean clone;
 the debian corpus is fetched and md5-checked by bench/sets/debian/fetch.py. The JSON holds one entry per set under "sets".
