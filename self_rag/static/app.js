@@ -69,12 +69,17 @@ async function openSource(c, x, quote) {
       const q = new URLSearchParams({ source: x.source, page: p, quote, scale: 1.6 });
       return [el("div", { class: "page-label" }, `page ${p}`), el("img", { class: "page", src: docPath(c, "/page?") + q, alt: `Page ${p} of ${x.source}, the quoted passage highlighted` })];
     }));
-    const first = body.querySelector("img.page");
-    api(docPath(c, "/highlight?") + new URLSearchParams({ source: x.source, page: shown[0], quote })).then((hl) => {
-      if (!hl.found) { first.before(el("p", { class: "muted" }, "The quoted words could not be placed on this page: the page is shown without a highlight.")); return; }
-      const go = () => v.scrollTo({ top: first.offsetTop + (hl.boxes[0].y / hl.height) * first.clientHeight - v.clientHeight / 3 });
-      if (first.complete) go(); else first.addEventListener("load", go);
-    }).catch(() => {});
+    const imgs = [...body.querySelectorAll("img.page")];
+    (async () => {   // scroll to the quote on the first of the pages that holds it
+      for (const [i, p] of shown.entries()) {
+        const hl = await api(docPath(c, "/highlight?") + new URLSearchParams({ source: x.source, page: p, quote }));
+        if (!hl.found) continue;
+        const img = imgs[i], go = () => v.scrollTo({ top: img.offsetTop + (hl.boxes[0].y / hl.height) * img.clientHeight - v.clientHeight / 3 });
+        if (img.complete) go(); else img.addEventListener("load", go);
+        return;
+      }
+      imgs[0].before(el("p", { class: "muted" }, `The quoted words could not be placed on ${shown.length > 1 ? "these pages" : "this page"}: shown without a highlight.`));
+    })().catch(() => {});
     return;
   }
   try {
