@@ -43,7 +43,7 @@ class Hit(BaseModel):
     parent_id: Optional[str] = None
     path: Optional[str] = None  # the document's file, absolute: its identity
     where: Optional[str] = None  # its place in the file: "p. 42", "slide 4", "sheet Sales, rows 2-51", "lines 120-168 (def ingest)"
-    page_starts: list[PageStart] = []  # where each page of `context` begins, when it holds more than one
+    page_starts: list[PageStart] = []  # where each page (or section of a page) of `context` begins, when it holds more than one
 
 # %% ../nbs/02_results.ipynb #4726574f
 def place(x) -> str:
