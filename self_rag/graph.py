@@ -82,11 +82,10 @@ def quoted_lines(text:str, # the cited document's text
 def cited_place(h:Hit, # the cited document
                 quoted:list[int], # lines of its context that the answer quotes
                ) -> tuple[list[int], Optional[str]]:
-    "The pages and place of `h` that hold the `quoted` lines: of its context's pages where it runs over several, else the hit's own."
+    "The pages and places of `h` that hold the `quoted` lines, in order: of its context's pages where it runs over several, else the hit's own."
     if not h.page_starts: return h.pages, h.where
-    on = [page_at(h.page_starts, n) for n in quoted]
-    wheres = {p.where for p in on}
-    return sorted({p.page for p in on}), wheres.pop() if len(wheres) == 1 else None
+    on = sorted({s.line: s for s in (page_at(h.page_starts, n) for n in quoted)}.values(), key=lambda s: s.line)
+    return sorted({s.page for s in on}), "; ".join(dict.fromkeys(s.where for s in on if s.where)) or None
 
 # %% ../nbs/18_graph.ipynb #2b5748a0
 def cite(answer:str, relevant:list[Hit]) -> list[Citation]:
