@@ -57,7 +57,7 @@ class State(TypedDict, total=False):
     part_of: dict[str, int]       # chunk id -> the part whose search alone found it; absent: it serves the whole question
     relevant: list[Hit]           # those graded relevant, in retrieval order
     grades: dict[str, bool]       # chunk id -> relevant to the question, for every document graded in this run
-    reasons: dict[str, str]       # chunk id -> the grader's reason, for every document graded not relevant
+    reasons: dict[str, str]       # chunk id -> why it is not among `relevant`: the grader's reason, or why its part went unanswered
     context: str                  # the XML context block built from `relevant`
     answer: str
     support: Optional[str]
@@ -174,9 +174,8 @@ def relevance_grader(self:Nodes, state:State) -> dict:
     unheld = unheld_referents(parts, relevant, part_of)      # a part pointing back at a thing no passage answers: not answered either
     why_not = {k: f"part {k + 1} points back at '{t}', which no relevant passage answers part {k} about" for k, t in unheld.items()}
     dropped = {h.chunk_id: f"Relevant to part {k + 1} only, and {why_not[k]}." for h in relevant if (k := part_of.get(h.chunk_id)) in unheld}
-    return {"relevant": [h for h in relevant if h.chunk_id not in dropped], "grades": grades | dict.fromkeys(dropped, False),
-            "reasons": reasons | dropped, "part_of": part_of, "llm_calls": [c for _, c in out],
-            "notes": [f"{w}: not answered either" for w in why_not.values()]}
+    return {"relevant": [h for h in relevant if h.chunk_id not in dropped], "grades": grades, "reasons": reasons | dropped, "part_of": part_of,
+            "llm_calls": [c for _, c in out], "notes": [f"{w}: not answered either" for w in why_not.values()]}
 
 # %% ../nbs/16_nodes.ipynb #9131259a
 @patch
@@ -193,9 +192,9 @@ def abstains(state:State) -> bool:
 # %% ../nbs/16_nodes.ipynb #4e8752b2
 def rejections(state:State, n:int=3, # how many to keep
               ) -> list[Rejected]:
-    "The first `n` documents of the last retrieval graded not relevant, each with the grader's reason."
-    grades, why = state.get("grades") or {}, state.get("reasons") or {}
-    out = [h for h in state.get("documents", []) if grades.get(h.chunk_id) is False][:n]
+    "The first `n` documents of the last retrieval that were graded and are not relevant, each with the reason: the grader's, or why its part went unanswered."
+    grades, why, kept = state.get("grades") or {}, state.get("reasons") or {}, {h.chunk_id for h in state.get("relevant", [])}
+    out = [h for h in state.get("documents", []) if h.chunk_id in grades and h.chunk_id not in kept][:n]
     return [Rejected(**h.model_dump(), why=why.get(h.chunk_id) or "graded not relevant") for h in out]
 
 # %% ../nbs/16_nodes.ipynb #99d9e22f
