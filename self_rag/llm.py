@@ -209,21 +209,30 @@ def offline_decision(question:str) -> dict:
 # %% ../nbs/14_llm.ipynb #2efca117
 def _pair_keys(terms:list[str]) -> list[int]: return [hash(p) for p in zip(terms, terms[1:])]   # Python's hash: valid in this process, as the statistics are
 
+_OPEN_COMPOUND = re.compile(r"(?<![\w-])([A-Za-z]{3,})(?:\s+|-)(?=([A-Za-z]{3,})(?![\w-]))")   # two words of 3+ letters, a space or hyphen between
+
+def _joined_keys(text:str) -> list[int]:
+    "Keys of the words `text` writes as two side by side (`note pad`, `entry-point`), each pair joined into one lower-case word, as written."
+    return [hash((a + b).lower()) for a, b in _OPEN_COMPOUND.findall(text)]
+
 class TermStats:
     "How many of a collection's passages hold each content term, and which terms some passage holds side by side."
     def __init__(self, df:dict, # content term -> number of passages holding it
                  n:int, # passages counted
-                 pairs:Optional[np.ndarray]=None): # sorted keys of the content-term pairs that stand side by side in some passage
-        self.df, self.n, self.pairs = df, n, np.zeros(0, np.int64) if pairs is None else pairs
+                 pairs:Optional[np.ndarray]=None, # sorted keys of the content-term pairs that stand side by side in some passage
+                 joined:Optional[np.ndarray]=None): # sorted keys of the words some passage writes as two (`_joined_keys`)
+        self.df, self.n = df, n
+        self.pairs, self.joined = (np.zeros(0, np.int64) if a is None else a for a in (pairs, joined))
 
     @classmethod
     def of(cls, texts:Iterable[str]) -> "TermStats":
-        "Count the document frequencies of `texts`' content terms, and note the pairs that stand side by side."
-        df, n, pairs = Counter(), 0, [np.zeros(0, np.int64)]
+        "Count the document frequencies of `texts`' content terms, and note the pairs that stand side by side and the words written as two."
+        df, n, pairs, joined = Counter(), 0, [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
         for t in texts:
             terms = content_terms(t)
-            df.update(set(terms)); pairs.append(np.array(_pair_keys(terms), np.int64)); n += 1
-        return cls(dict(df), n, np.unique(np.concatenate(pairs)))
+            df.update(set(terms)); n += 1
+            pairs.append(np.array(_pair_keys(terms), np.int64)); joined.append(np.array(_joined_keys(t), np.int64))
+        return cls(dict(df), n, np.unique(np.concatenate(pairs)), np.unique(np.concatenate(joined)))
 
     def idf(self, term:str) -> float:
         "BM25's inverse document frequency (Qdrant's too): near 0 for a term every passage holds, largest for one none holds."
@@ -235,6 +244,13 @@ class TermStats:
         "Whether some passage holds each neighbouring pair of `terms` side by side (stopwords between them aside)."
         keys = _pair_keys(terms)
         return all(i < len(self.pairs) and self.pairs[i] == k for i, k in zip(np.searchsorted(self.pairs, keys), keys))
+
+    def writes_apart(self, word:str, # a lower-case word
+                    ) -> bool:
+        "Whether some passage writes `word` as two words side by side, with a space or a hyphen (`notepad` as `note pad`)."
+        k = hash(word)
+        j = np.searchsorted(self.joined, k)
+        return bool(j < len(self.joined) and self.joined[j] == k)
 
     def __repr__(self): return f"TermStats({self.n} passages, {len(self.df)} terms)"
 
@@ -457,18 +473,21 @@ def _one_slip(a:str, b:str) -> bool:
     return a[i + 1:] == b[i + 1:] or (a[i:i + 2] == b[i:i + 2][::-1] and a[i + 2:] == b[i + 2:])
 
 # %% ../nbs/14_llm.ipynb #d7e73aa0
-def _held(term:str, stats:TermStats,
-          respelled:bool=True, # also a term one typing slip away that starts alike (remembered per `stats`)
+def _held(name:str, stats:TermStats,
+          respelled:bool=True, # also a term one typing slip away that starts alike (remembered per `stats`), or the name written as two words
          ) -> bool:
-    "Some passage holds `term`, or (`respelled`) another spelling of it."
+    "Some passage holds the question's `name` (stemmed when a word), or (`respelled`) another spelling of it."
+    term = stem(name) if name.isalpha() else name
     if stats.df.get(term): return True
     if not respelled: return False
+    if stats.writes_apart(name): return True   # as written: the bash manual's 'shell checks' is no 'shellcheck'
     memo = stats.__dict__.setdefault("_held", {})   # on the statistics themselves: they go when the collection changes
     if term not in memo:
         alike = (t for t in stats.df if t[:3] == term[:3] and abs(len(t) - len(term)) <= 1)
         # 80% alike as well: a short name (`gif`, `git`) is another name, not a slip, unless the two differ by one letter more (`ssh`, `sshd`)
         memo[term] = any(_one_slip(term, t) and difflib.SequenceMatcher(None, term, t).ratio() >= 0.8 for t in alike)
     return memo[term]
+
 
 # %% ../nbs/14_llm.ipynb #741f38d9
 def absent_names(question:str, # the question
@@ -477,7 +496,7 @@ def absent_names(question:str, # the question
                 ) -> list[str]:
     "The names the question asks about that no passage of the collection holds: in any spelling, unless the name is a common word; a name of several words as a phrase."
     if stats is None or not words: return []
-    return ([n for n in question_names(question, words) if not _held(stem(n) if n.isalpha() else n, stats, respelled=not is_common(n, words))] +
+    return ([n for n in question_names(question, words) if not _held(n, stats, respelled=not is_common(n, words))] +
             [p for p in question_phrases(question) if not stats.holds_phrase(content_terms(p))])
 
 # %% ../nbs/14_llm.ipynb #904d13cd
