@@ -212,8 +212,8 @@ def _pair_keys(terms:list[str]) -> list[int]: return [hash(p) for p in zip(terms
 _OPEN_COMPOUND = re.compile(r"(?<![\w-])([A-Za-z]{3,})(?:\s+|-)(?=([A-Za-z]{3,})(?![\w-]))")   # two words of 3+ letters, a space or hyphen between
 
 def _joined_keys(text:str) -> list[int]:
-    "Keys of the words `text` writes as two side by side (`note pad`, `entry-point`), each pair joined into one lower-case word, as written."
-    return [hash((a + b).lower()) for a, b in _OPEN_COMPOUND.findall(text)]
+    "Keys of the words `text` writes as two side by side (`note pad`, `entry-point`), each pair joined into one lower-case word, as written; no stopword (`test that` is no `testthat`)."
+    return [hash((a + b).lower()) for a, b in _OPEN_COMPOUND.findall(text) if not {a.lower(), b.lower()} & STOPWORDS]
 
 class TermStats:
     "How many of a collection's passages hold each content term, and which terms some passage holds side by side."
