@@ -4,10 +4,11 @@
                               [--out bench/results/calibration.json] [--png bench/results/calibration.png]
 
 For each question the graph would search twice (the question, then the offline rewrite of it); every passage found is
-scored with `self_rag.llm.relevance_evidence` (rarity-weighted terms, dense similarity, exact code tokens) on the
+scored, as the graph grades it, against each part the question asks (one for most questions; `self_rag.nodes.new_state`),
+its best part counting, with `self_rag.llm.relevance_evidence` (rarity-weighted terms, dense similarity, exact code tokens) on the
 collection's own `TermStats`, unless the grader turns it down whatever its evidence (`self_rag.llm.refusal`: the
-question names something no passage of the collection holds, or the passage does not name the thing an existence
-question asks about, 'Is there a watch mode...?'). A question is answered at threshold T when some passage scores >= T, and abstained on
+question names something no passage of the collection holds, or that the passage's document never mentions, or the
+passage does not name the thing an existence question asks about, 'Is there a watch mode...?'). A question is answered at threshold T when some passage scores >= T, and abstained on
 otherwise: the graph abstains exactly when the grader finds no passage relevant. The sweep runs on the development
 questions only (the dev set and bench/sets/dev-extra, both over the R manuals); the threshold chosen is the one whose
 worse rate is best, of the abstention rate on unanswerable questions and the rate of answerable ones whose gold page is
@@ -22,6 +23,7 @@ import numpy as np
 
 from self_rag.eval import load_questions
 from self_rag.llm import RELEVANCE_THRESHOLD, absent_names, collection_stats, offline_rewrite, refusal, relevance_evidence
+from self_rag.nodes import new_state
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import evalsets
@@ -35,8 +37,10 @@ def question_scores(engine, q, collection="eval") -> dict:
     stats, hits = collection_stats(engine.store, collection), {}
     for query in dict.fromkeys((q.question, offline_rewrite(q.question))):
         for h in engine.search(query, collection=collection).hits: hits.setdefault(h.chunk_id, h)
-    scored = [(relevance_evidence(q.question, h.context, stats, engine.dense)["score"], any((h.source, p) in q.gold for p in h.pages))
-              for h in hits.values() if refusal(q.question, h.context, stats, engine.dense.words) is None]
+    parts = new_state(q.question)["parts"]   # as the graph grades: each passage against each part the question asks
+    scored = [(max(ok), any((h.source, p) in q.gold for p in h.pages)) for h in hits.values()
+              if (ok := [relevance_evidence(part, h.context, stats, engine.dense)["score"] for part in parts
+                         if refusal(part, h.context, stats, engine.dense.words, h.source) is None])]
     return {"id": q.id, "kind": q.kind, "best": max((s for s, _ in scored), default=None),
             "gold": max((s for s, g in scored if g), default=None), "passages": len(hits), "absent_names": absent_names(q.question, stats, engine.dense.words)}
 

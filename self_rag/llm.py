@@ -14,7 +14,7 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'VECTOR_CACHE_SIZ
            'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
-import ast, difflib, functools, html, json, math, operator, os, re, threading, time, weakref
+import ast, difflib, functools, html, itertools, json, math, operator, os, re, threading, time, weakref
 from collections import Counter
 from typing import Iterable, Literal, NamedTuple, Optional
 
@@ -216,23 +216,30 @@ def _joined_keys(text:str) -> list[int]:
     return [hash((a + b).lower()) for a, b in _OPEN_COMPOUND.findall(text) if not {a.lower(), b.lower()} & STOPWORDS]
 
 class TermStats:
-    "How many of a collection's passages hold each content term, and which terms some passage holds side by side."
+    "How many of a collection's passages hold each content term, which documents hold it, and which terms some passage holds side by side."
     def __init__(self, df:dict, # content term -> number of passages holding it
                  n:int, # passages counted
                  pairs:Optional[np.ndarray]=None, # sorted keys of the content-term pairs that stand side by side in some passage
-                 joined:Optional[np.ndarray]=None): # sorted keys of the words some passage writes as two (`_joined_keys`)
-        self.df, self.n = df, n
+                 joined:Optional[np.ndarray]=None, # sorted keys of the words some passage writes as two (`_joined_keys`)
+                 in_docs:Optional[dict]=None, # content term -> bit mask of the documents holding it (bit i: `sources[i]`)
+                 sources:Optional[list]=None): # the documents' sources, in bit order
+        self.df, self.n, self.in_docs, self.sources = df, n, in_docs or {}, sources or []
         self.pairs, self.joined = (np.zeros(0, np.int64) if a is None else a for a in (pairs, joined))
 
     @classmethod
-    def of(cls, texts:Iterable[str]) -> "TermStats":
-        "Count the document frequencies of `texts`' content terms, and note the pairs that stand side by side and the words written as two."
-        df, n, pairs, joined = Counter(), 0, [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-        for t in texts:
+    def of(cls, texts:Iterable[str],
+           sources:Optional[Iterable[str]]=None, # each text's document, in the same order; None: documents unknown
+          ) -> "TermStats":
+        "Count the document frequencies of `texts`' content terms, note the documents holding each, the pairs that stand side by side and the words written as two."
+        df, n, pairs, joined, in_docs, bit = Counter(), 0, [np.zeros(0, np.int64)], [np.zeros(0, np.int64)], {}, {}
+        for t, s in zip(texts, itertools.repeat(None) if sources is None else sources):
             terms = content_terms(t)
             df.update(set(terms)); n += 1
             pairs.append(np.array(_pair_keys(terms), np.int64)); joined.append(np.array(_joined_keys(t), np.int64))
-        return cls(dict(df), n, np.unique(np.concatenate(pairs)), np.unique(np.concatenate(joined)))
+            if s is not None:
+                b = 1 << bit.setdefault(s, len(bit))
+                for term in set(terms): in_docs[term] = in_docs.get(term, 0) | b
+        return cls(dict(df), n, np.unique(np.concatenate(pairs)), np.unique(np.concatenate(joined)), in_docs, list(bit))
 
     def idf(self, term:str) -> float:
         "BM25's inverse document frequency (Qdrant's too): near 0 for a term every passage holds, largest for one none holds."
@@ -252,6 +259,13 @@ class TermStats:
         j = np.searchsorted(self.joined, k)
         return bool(j < len(self.joined) and self.joined[j] == k)
 
+    def document_holds(self, source:str, # a document's source
+                       term:str, # a content term (stemmed)
+                      ) -> Optional[bool]:
+        "Whether some passage of the document `source` holds `term`; None when the statistics do not know that document."
+        if source not in self.sources: return None
+        return bool(self.in_docs.get(term, 0) >> self.sources.index(source) & 1)
+
     def __repr__(self): return f"TermStats({self.n} passages, {len(self.df)} terms)"
 
 # %% ../nbs/14_llm.ipynb #73a019ca
@@ -266,8 +280,8 @@ def collection_stats(store, # a `self_rag.store.Store`
     with _STATS_LOCK:
         known = _STATS.setdefault(store, {})
         if collection not in known or known[collection][0] != live:
-            texts = (p.payload["text"] for page in store.scroll(collection) for p in page if p.payload.get("version") in live)
-            known[collection] = (live, TermStats.of(texts))
+            rows = [(p.payload["text"], p.payload.get("source")) for page in store.scroll(collection) for p in page if p.payload.get("version") in live]
+            known[collection] = (live, TermStats.of((t for t, _ in rows), (s for _, s in rows)))
         return known[collection][1]
 
 # %% ../nbs/14_llm.ipynb #b9e806b1
@@ -539,20 +553,26 @@ def refusal(question:str, # the question
             content:str, # the passage's text
             stats:Optional[TermStats], # the collection's term statistics
             words:frozenset[str], # the common words (`DenseEmbedder.words`)
+            source:Optional[str]=None, # the passage's document; None: not known
            ) -> Optional[str]:
-    "Why the grader turns the passage down whatever its evidence (a name the collection never mentions, the thing an existence question asks about unnamed), or None. `bench/calibrate.py` sweeps the threshold over the passages it lets through."
+    "Why the grader turns the passage down whatever its evidence (a name the collection never mentions, or that the passage's document never does; the thing an existence question asks about unnamed), or None. `bench/calibrate.py` sweeps the threshold over the passages it lets through."
     if missing := absent_names(question, stats, words): return f"No passage of the collection mentions {', '.join(missing)}."
+    if source and stats and (held := {n: k for n in question_names(question, words) if stats.df.get(k := stem(n) if n.isalpha() else n)}):   # as written: not a slip
+        if not any(stats.document_holds(source, k) is not False for k in held.values()):
+            return f"The question asks about {', '.join(held)}; {source} never mentions {'it' if len(held) == 1 else 'them'}."
     if (thing := asked_thing(question)) and not names_thing(thing, content): return f"The question asks about '{thing}'; no sentence of this passage names it."
     return None
+
 
 # %% ../nbs/14_llm.ipynb #1c77214e
 def offline_relevance(question:str, # the question
                       content:str, # the document's text
                       stats:Optional[TermStats]=None, # the collection's term statistics
                       embedder=None, # a `DenseEmbedder`
+                      source:Optional[str]=None, # the document's source (its metadata), for `refusal`
                      ) -> dict:
     "NO for a passage `refusal` turns down; else YES when the evidence reaches `RELEVANCE_THRESHOLD`."
-    if why := refusal(question, content, stats, getattr(embedder, "words", frozenset())): return {"thought": why, "answer": "NO"}
+    if why := refusal(question, content, stats, getattr(embedder, "words", frozenset()), source): return {"thought": why, "answer": "NO"}
     e = relevance_evidence(question, content, stats, embedder)
     ok = e["score"] >= RELEVANCE_THRESHOLD
     return {"thought": f"Evidence {_evidence_note(e)} {'>=' if ok else '<'} {RELEVANCE_THRESHOLD}.", "answer": "YES" if ok else "NO"}
@@ -758,7 +778,7 @@ def offline_reply(messages:list[dict],
     if task == "decision": out = offline_decision(q)
     elif task == "relevance":
         if not docs: raise ValueError("relevance prompt without a document")
-        out = offline_relevance(q, docs[0]["content"], term_stats(), embedder)
+        out = offline_relevance(q, docs[0]["content"], term_stats(), embedder, docs[0].get("source"))
     elif task == "support": out = offline_support(docs, f["answer"])
     elif task == "usefulness": out = offline_usefulness(q, f["answer"], term_stats(), embedder)
     elif task == "generate": return offline_generate(q, docs, embedder, term_stats())
