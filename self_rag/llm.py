@@ -221,9 +221,9 @@ class TermStats:
                  n:int, # passages counted
                  pairs:Optional[np.ndarray]=None, # sorted keys of the content-term pairs that stand side by side in some passage
                  joined:Optional[np.ndarray]=None, # sorted keys of the words some passage writes as two (`_joined_keys`)
-                 in_docs:Optional[dict]=None, # content term -> bit mask of the documents holding it (bit i: `sources[i]`)
-                 sources:Optional[list]=None): # the documents' sources, in bit order
-        self.df, self.n, self.in_docs, self.sources = df, n, in_docs or {}, sources or []
+                 in_docs:Optional[dict]=None, # content term -> bit mask of the documents holding it
+                 sources:Optional[dict]=None): # a document's source -> its bit in those masks
+        self.df, self.n, self.in_docs, self.sources = df, n, in_docs or {}, sources or {}
         self.pairs, self.joined = (np.zeros(0, np.int64) if a is None else a for a in (pairs, joined))
 
     @classmethod
@@ -239,7 +239,7 @@ class TermStats:
             if s is not None:
                 b = 1 << bit.setdefault(s, len(bit))
                 for term in set(terms): in_docs[term] = in_docs.get(term, 0) | b
-        return cls(dict(df), n, np.unique(np.concatenate(pairs)), np.unique(np.concatenate(joined)), in_docs, list(bit))
+        return cls(dict(df), n, np.unique(np.concatenate(pairs)), np.unique(np.concatenate(joined)), in_docs, bit)
 
     def idf(self, term:str) -> float:
         "BM25's inverse document frequency (Qdrant's too): near 0 for a term every passage holds, largest for one none holds."
@@ -264,7 +264,7 @@ class TermStats:
                       ) -> Optional[bool]:
         "Whether some passage of the document `source` holds `term`; None when the statistics do not know that document."
         if source not in self.sources: return None
-        return bool(self.in_docs.get(term, 0) >> self.sources.index(source) & 1)
+        return bool(self.in_docs.get(term, 0) >> self.sources[source] & 1)
 
     def __repr__(self): return f"TermStats({self.n} passages, {len(self.df)} terms)"
 
