@@ -90,6 +90,7 @@ def judge(q, a) -> dict:
         r["missing_keywords"] = missing_keywords(a.answer, q.answer_keywords)
         r["keyword_complete"] = not r["missing_keywords"]
         r["cited_gold"] = bool(set(cited) & q.gold)
+        r["cites_other_document"] = bool({s for s, _ in cited} - {s for s, _ in q.gold})   # a manual the question's answer is not in
         r["ok"] = r["keyword_complete"] and r["cited_gold"]
     elif q.kind == "chitchat":
         r["ok"] = not a.retrieved and (q.expected_answer is None or q.expected_answer in a.answer)
@@ -105,6 +106,7 @@ def answers_part(engine, questions, collection) -> dict:
         r = recs[-1]; print(f"  {r['id']} {r['kind']:12} {'ok ' if r['ok'] else 'BAD'} {r['seconds']:5.1f} s  {r['llm_calls']:2} calls", flush=True)
     of = lambda kind, key: [r[key] for r in recs if r["kind"] == kind]
     secs, calls = [r["seconds"] for r in recs], [r["llm_calls"] for r in recs]
+    answered = [r for r in recs if r["kind"] in ("factual", "multi") and not r["abstained"]]
     return {"model": rag.llm.model, "per_question": recs,
             "keyword_complete_factual": share(of("factual", "keyword_complete")), "cited_gold_factual": share(of("factual", "cited_gold")),
             "keyword_complete_multi": share(of("multi", "keyword_complete")), "cited_gold_multi": share(of("multi", "cited_gold")),
@@ -115,7 +117,8 @@ def answers_part(engine, questions, collection) -> dict:
             "llm_calls_mean": statistics.fmean(calls), "llm_calls_max": max(calls),
             "repeated_lines": sum(r["repeated_lines"] for r in recs),
             "lines_on_cited_pages": [sum(r["lines_on_cited_pages"][i] for r in recs) for i in (0, 1)],
-            "answer_chars_p50": pct([len(r["answer"]) for r in recs if r["kind"] in ("factual", "multi") and not r["abstained"]] or [0], .5)}
+            "other_document": [sum(r["cites_other_document"] for r in answered), len(answered)],
+            "answer_chars_p50": pct([len(r["answer"]) for r in answered] or [0], .5)}
 
 COMMON_PATH = {"decision": {"thought": "needs the documents", "answer": "YES"}, "relevance": {"thought": "on topic", "answer": "YES"},
                "generate": "The answer, from the first document. [Doc 1]", "support": {"thought": "grounded", "label": "fully_supported"},
@@ -169,6 +172,8 @@ def table(offs: dict, scr) -> str:
             ("cited lines repeated within an answer, total", per_set(lambda o: str(o.get("repeated_lines", "-"))), "", ""),
             ("quoted lines on a page they cite, extractive", per_set(lambda o: f"{o['lines_on_cited_pages'][0]} of {o['lines_on_cited_pages'][1]}"
                                                                          if o.get("lines_on_cited_pages", [0, 0])[1] else "-"), "", ""),
+            ("answers citing a document with no gold page", per_set(lambda o: f"{o['other_document'][0]} of {o['other_document'][1]}"
+                                                                   if "other_document" in o else "-"), "", ""),
             ("answer characters p50, factual + multi", per_set(lambda o: str(o.get("answer_chars_p50", "-"))), "", "")]
     if scr:
         sc = lambda v: {"dev": [v]}
