@@ -4,9 +4,9 @@
 
 # %% auto #0
 __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'VECTOR_CACHE_SIZE', 'CODE_WEIGHT', 'RELEVANCE_THRESHOLD',
-           'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade',
-           'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays',
-           'retry_after', 'arithmetic', 'acknowledges', 'chat_reply', 'offline_decision', 'TermStats',
+           'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS', 'OTHER_DOCUMENTS', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision',
+           'RelevanceGrade', 'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient',
+           'backoff_delays', 'retry_after', 'arithmetic', 'acknowledges', 'chat_reply', 'offline_decision', 'TermStats',
            'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence',
            'evidence_score', 'relevance_evidence', 'is_common', 'question_names', 'question_phrases', 'absent_names',
            'asked_thing', 'names_thing', 'refusal', 'offline_relevance', 'unit_scores', 'with_neighbours',
@@ -585,6 +585,7 @@ NO_ANSWER = "The documents do not contain information to answer this question."
 
 # %% ../nbs/14_llm.ipynb #af78ab69
 ANSWER_UNITS = 7  # fitted on dev: the fewest quotes where keyword-complete answers stop rising (swept again later: 88% at 6, 91% at 7 to 10)
+OTHER_DOCUMENTS = 2  # then the best unit of up to this many relevant documents none of those quotes is from (chosen before it was measured)
 
 # %% ../nbs/14_llm.ipynb #fc714095
 def _unsaid(u:Unit, said:set[str]) -> bool:
@@ -672,26 +673,37 @@ def offline_generate(question:str, # the question
                      embedder=None, # a `DenseEmbedder` to score units by meaning too
                      stats:Optional[TermStats]=None, # the collection's term statistics, to weigh the question's terms
                      n:int=ANSWER_UNITS, # units to quote
+                     others:int=OTHER_DOCUMENTS, # then the best unit of up to this many documents not quoted yet
                     ) -> str:
-    "The units of the documents that carry the question's evidence, best first, each with its `[Doc N]`, after the extractive note."
+    "The units of the documents that carry the question's evidence, best first, each with its `[Doc N]`, after the extractive note; then a word from the documents left out."
     if not docs: return chat_reply(question) or NO_ANSWER
     cands = [(doc, us, i) for doc, us in _passages(docs) for i in range(len(us))]
     if not cands: return NO_ANSWER
     texts = [f"{us[i - 1].text} {us[i].text}" if _refers_back(us, i) else us[i].text for _, us, i in cands]
     scores = with_neighbours(unit_scores(question, texts, stats, embedder), [doc for doc, _, _ in cands])
-    lines, used, said = [EXTRACTIVE_NOTE], set(), set()   # units quoted, and their texts: a line is never quoted twice
-    for k in sorted(range(len(cands)), key=lambda k: -scores[k]):
+    order = sorted(range(len(cands)), key=lambda k: -scores[k])
+    lines, used, said, quoted = [EXTRACTIVE_NOTE], set(), set(), set()   # units quoted, their texts (a line is never quoted twice), their documents
+    def quote(k) -> bool:
+        "Quote unit `k` with the units that complete it, those not quoted already; whether a line was added."
         doc, us, i = cands[k]
-        if (doc, i) in used: continue
+        if (doc, i) in used: return False
         a, b = _quote(us, i)
         span = [j for j in range(a, b + 1) if (doc, j) not in used and _unsaid(us[j], said)]
         used.update((doc, j) for j in range(a, b + 1))
-        if not span: continue
+        if not span: return False
         text = us[span[0]].text
         for j in span[1:]: text += ("\n" if us[j].code or us[j - 1].code else " ") + us[j].text
-        lines.append(f"{text} [Doc {doc}]")
-        if len(lines) > n: break
+        lines.append(f"{text} [Doc {doc}]"); quoted.add(doc)
+        return True
+    for k in order:
+        if quote(k) and len(lines) > n: break
+    best, extra = {}, 0
+    for k in order: best.setdefault(cands[k][0], k)   # each document's best unit, best documents first
+    for doc, k in best.items():
+        if extra == others: break
+        if doc not in quoted: extra += quote(k)
     return "\n".join(lines)
+
 
 # %% ../nbs/14_llm.ipynb #7e987d4f
 def _answer_text(answer:str) -> str:
