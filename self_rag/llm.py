@@ -465,11 +465,13 @@ def is_common(word:str, # a lower-case word
 @functools.lru_cache(maxsize=64)   # the grader asks for every passage
 def question_names(question:str, # the question
                    words:frozenset[str], # the common words (`DenseEmbedder.words`)
+                   scene:bool=False, # also the statements before the question ("Doxygen prints hundreds of warnings. Can I...?")
                   ) -> tuple[str, ...]:
-    "The names a question asks about: words of its question sentences that are not common words or are written as proper names, except those it rules out."
-    asked = _asked(question)
+    "The names a question asks about: words of its question sentences (and `scene`: of its statements) that are not common words or are written as proper names, except those it rules out."
+    asked = _RULED_OUT.sub(" ", one_line(question)) if scene else _asked(question)
     found, proper = dict.fromkeys(re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower())), _proper_names(asked)   # each word once: a long question repeats many
     return tuple(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words)))
+
 
 # %% ../nbs/14_llm.ipynb #3844a85d
 @functools.lru_cache(maxsize=64)
@@ -567,7 +569,7 @@ def refusal(question:str, # the question
            ) -> Optional[str]:
     "Why the grader turns the passage down whatever its evidence (a name the collection never mentions, or that the passage's document is silent on; the thing an existence question asks about unnamed), or None. `bench/calibrate.py` sweeps the threshold over the passages it lets through."
     if missing := absent_names(question, stats, words): return f"No passage of the collection mentions {', '.join(missing)}."
-    if source and stats and (held := {n: k for n in question_names(question, words) if stats.df.get(k := stem(n) if n.isalpha() else n)}):   # as written: not a slip
+    if source and stats and (held := {n: k for n in question_names(question, words, scene=True) if stats.df.get(k := stem(n) if n.isalpha() else n)}):   # as written: not a slip
         if not any(stats.document_holds(source, k) for k in held.values()) and any(stats.silent_on(source, k) for k in held.values()):
             return f"The question asks about {', '.join(held)}; {source} never mentions {'it' if len(held) == 1 else 'them'}."
     if (thing := asked_thing(question)) and not names_thing(thing, content): return f"The question asks about '{thing}'; no sentence of this passage names it."
