@@ -208,6 +208,10 @@ def offline_decision(question:str) -> dict:
 
 # %% ../nbs/14_llm.ipynb #2efca117
 def _pair_keys(terms:list[str]) -> list[int]: return [hash(p) for p in zip(terms, terms[1:])]   # Python's hash: valid in this process, as the statistics are
+def _in(keys:np.ndarray, # sorted
+        k:int) -> bool:
+    j = np.searchsorted(keys, k)
+    return bool(j < len(keys) and keys[j] == k)
 
 _OPEN_COMPOUND = re.compile(r"(?<![\w-])([A-Za-z]{3,})(?:\s+|-)(?=([A-Za-z]{3,})(?![\w-]))")   # two words of 3+ letters, a space or hyphen between
 
@@ -223,26 +227,23 @@ class TermStats:
                  n:int, # passages counted
                  pairs:Optional[np.ndarray]=None, # sorted keys of the content-term pairs that stand side by side in some passage
                  joined:Optional[np.ndarray]=None, # sorted keys of the words some passage writes as two (`_joined_keys`)
-                 in_docs:Optional[dict]=None, # content term -> bit mask of the documents holding it
-                 sources:Optional[dict]=None, # a document's source -> its bit in those masks
+                 held:Optional[np.ndarray]=None, # sorted keys of (document, content term) for each term some passage of the document holds
                  sizes:Optional[Counter]=None): # a document's source -> its passages
-        self.df, self.n, self.in_docs, self.sources, self.sizes = df, n, in_docs or {}, sources or {}, sizes or Counter()
-        self.pairs, self.joined = (np.zeros(0, np.int64) if a is None else a for a in (pairs, joined))
+        self.df, self.n, self.sizes = df, n, sizes or Counter()
+        self.pairs, self.joined, self.held = (np.zeros(0, np.int64) if a is None else a for a in (pairs, joined, held))
 
     @classmethod
     def of(cls, texts:Iterable[str],
            sources:Optional[Iterable[str]]=None, # each text's document, in the same order; None: documents unknown
           ) -> "TermStats":
         "Count the document frequencies of `texts`' content terms, note the documents holding each, the pairs that stand side by side and the words written as two."
-        df, n, pairs, joined, in_docs, bit, sizes = Counter(), 0, [np.zeros(0, np.int64)], [np.zeros(0, np.int64)], {}, {}, Counter()
+        df, n, sizes, keys = Counter(), 0, Counter(), {"pairs": [], "joined": [], "held": []}
         for t, s in zip(texts, itertools.repeat(None) if sources is None else sources):
             terms = content_terms(t)
             df.update(set(terms)); n += 1
-            pairs.append(np.array(_pair_keys(terms), np.int64)); joined.append(np.array(_joined_keys(t), np.int64))
-            if s is not None:
-                b, sizes[s] = 1 << bit.setdefault(s, len(bit)), sizes[s] + 1
-                for term in set(terms): in_docs[term] = in_docs.get(term, 0) | b
-        return cls(dict(df), n, np.unique(np.concatenate(pairs)), np.unique(np.concatenate(joined)), in_docs, bit, sizes)
+            keys["pairs"].append(_pair_keys(terms)); keys["joined"].append(_joined_keys(t))
+            if s is not None: sizes[s] += 1; keys["held"].append([hash((s, term)) for term in set(terms)])
+        return cls(dict(df), n, sizes=sizes, **{k: np.unique(np.fromiter(itertools.chain.from_iterable(v), np.int64)) for k, v in keys.items()})
 
     def idf(self, term:str) -> float:
         "BM25's inverse document frequency (Qdrant's too): near 0 for a term every passage holds, largest for one none holds."
@@ -252,22 +253,18 @@ class TermStats:
     def holds_phrase(self, terms:list[str], # content terms, in order
                     ) -> bool:
         "Whether some passage holds each neighbouring pair of `terms` side by side (stopwords between them aside)."
-        keys = _pair_keys(terms)
-        return all(i < len(self.pairs) and self.pairs[i] == k for i, k in zip(np.searchsorted(self.pairs, keys), keys))
+        return all(_in(self.pairs, k) for k in _pair_keys(terms))
 
     def writes_apart(self, word:str, # a lower-case word
                     ) -> bool:
         "Whether some passage writes `word` as two words side by side, with a space or a hyphen (`notepad` as `note pad`)."
-        k = hash(word)
-        j = np.searchsorted(self.joined, k)
-        return bool(j < len(self.joined) and self.joined[j] == k)
+        return _in(self.joined, hash(word))
 
     def document_holds(self, source:str, # a document's source
                        term:str, # a content term (stemmed)
                       ) -> Optional[bool]:
         "Whether some passage of the document `source` holds `term`; None when the statistics do not know that document."
-        if source not in self.sources: return None
-        return bool(self.in_docs.get(term, 0) >> self.sources[source] & 1)
+        return _in(self.held, hash((source, term))) if source in self.sizes else None
 
     def silent_on(self, source:str, # a document's source
                   term:str, # a content term (stemmed)
@@ -277,6 +274,7 @@ class TermStats:
         return (1 - self.df.get(term, 0) / max(self.n, 1)) ** self.sizes[source] < SILENCE
 
     def __repr__(self): return f"TermStats({self.n} passages, {len(self.df)} terms)"
+
 
 # %% ../nbs/14_llm.ipynb #73a019ca
 _STATS, _STATS_LOCK = weakref.WeakKeyDictionary(), threading.Lock()
