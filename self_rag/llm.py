@@ -206,18 +206,19 @@ def offline_decision(question:str) -> dict:
     if chat_reply(question) is not None: return {"thought": "Conversational input (greeting or arithmetic): no documents needed.", "answer": "NO"}
     return {"thought": "A question about the documents' content: retrieve.", "answer": "YES"}
 
+# %% ../nbs/14_llm.ipynb #da97f72e
+_OPEN_COMPOUND = re.compile(r"(?<![\w-])([A-Za-z]{3,})(?:\s+|-)(?=([A-Za-z]{3,})(?![\w-]))")   # two words of 3+ letters, a space or hyphen between
+
+def _joined_keys(text:str) -> list[int]:
+    "Keys of the words `text` writes as two side by side (`note pad`, `entry-point`), each pair joined into one lower-case word, as written; no stopword (`test that` is no `testthat`)."
+    return [hash((a + b).lower()) for a, b in _OPEN_COMPOUND.findall(text) if not {a.lower(), b.lower()} & STOPWORDS]
+
 # %% ../nbs/14_llm.ipynb #2efca117
 def _pair_keys(terms:list[str]) -> list[int]: return [hash(p) for p in zip(terms, terms[1:])]   # Python's hash: valid in this process, as the statistics are
 def _in(keys:np.ndarray, # sorted
         k:int) -> bool:
     j = np.searchsorted(keys, k)
     return bool(j < len(keys) and keys[j] == k)
-
-_OPEN_COMPOUND = re.compile(r"(?<![\w-])([A-Za-z]{3,})(?:\s+|-)(?=([A-Za-z]{3,})(?![\w-]))")   # two words of 3+ letters, a space or hyphen between
-
-def _joined_keys(text:str) -> list[int]:
-    "Keys of the words `text` writes as two side by side (`note pad`, `entry-point`), each pair joined into one lower-case word, as written; no stopword (`test that` is no `testthat`)."
-    return [hash((a + b).lower()) for a, b in _OPEN_COMPOUND.findall(text) if not {a.lower(), b.lower()} & STOPWORDS]
 
 SILENCE = 0.001  # how unlikely a document's silence on a name must be, were the document about it, to count (chosen before it was measured)
 
@@ -274,7 +275,6 @@ class TermStats:
         return (1 - self.df.get(term, 0) / max(self.n, 1)) ** self.sizes[source] < SILENCE
 
     def __repr__(self): return f"TermStats({self.n} passages, {len(self.df)} terms)"
-
 
 # %% ../nbs/14_llm.ipynb #73a019ca
 _STATS, _STATS_LOCK = weakref.WeakKeyDictionary(), threading.Lock()
@@ -470,7 +470,6 @@ def question_names(question:str, # the question
     found, proper = dict.fromkeys(re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower())), _proper_names(asked)   # each word once: a long question repeats many
     return tuple(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words)))
 
-
 # %% ../nbs/14_llm.ipynb #3844a85d
 @functools.lru_cache(maxsize=64)
 def question_phrases(question:str, # the question
@@ -497,11 +496,13 @@ def _one_slip(a:str, b:str) -> bool:
     return a[i + 1:] == b[i + 1:] or (a[i:i + 2] == b[i:i + 2][::-1] and a[i + 2:] == b[i + 2:])
 
 # %% ../nbs/14_llm.ipynb #d7e73aa0
+def _name_term(name:str) -> str: return stem(name) if name.isalpha() else name   # a word stemmed, a code-like name as written
+
 def _held(name:str, stats:TermStats,
           respelled:bool=True, # also a term one typing slip away that starts alike (remembered per `stats`), or the name written as two words
          ) -> bool:
     "Some passage holds the question's `name` (stemmed when a word), or (`respelled`) another spelling of it."
-    term = stem(name) if name.isalpha() else name
+    term = _name_term(name)
     if stats.df.get(term): return True
     if not respelled: return False
     if stats.writes_apart(name): return True   # as written: the bash manual's 'shell checks' is no 'shellcheck'
@@ -511,7 +512,6 @@ def _held(name:str, stats:TermStats,
         # 80% alike as well: a short name (`gif`, `git`) is another name, not a slip, unless the two differ by one letter more (`ssh`, `sshd`)
         memo[term] = any(_one_slip(term, t) and difflib.SequenceMatcher(None, term, t).ratio() >= 0.8 for t in alike)
     return memo[term]
-
 
 # %% ../nbs/14_llm.ipynb #741f38d9
 def absent_names(question:str, # the question
@@ -567,12 +567,11 @@ def refusal(question:str, # the question
            ) -> Optional[str]:
     "Why the grader turns the passage down whatever its evidence (a name the collection never mentions, or that the passage's document is silent on; the thing an existence question asks about unnamed), or None. `bench/calibrate.py` sweeps the threshold over the passages it lets through."
     if missing := absent_names(question, stats, words): return f"No passage of the collection mentions {', '.join(missing)}."
-    if source and stats and (held := {n: k for n in question_names(question, words, scene=True) if stats.df.get(k := stem(n) if n.isalpha() else n)}):   # as written: not a slip
+    if source and stats and (held := {n: k for n in question_names(question, words, scene=True) if stats.df.get(k := _name_term(n))}):   # as written: not a slip
         if not any(stats.document_holds(source, k) for k in held.values()) and any(stats.silent_on(source, k) for k in held.values()):
             return f"The question asks about {', '.join(held)}; {source} never mentions {'it' if len(held) == 1 else 'them'}."
     if (thing := asked_thing(question)) and not names_thing(thing, content): return f"The question asks about '{thing}'; no sentence of this passage names it."
     return None
-
 
 # %% ../nbs/14_llm.ipynb #1c77214e
 def offline_relevance(question:str, # the question
@@ -713,7 +712,6 @@ def offline_generate(question:str, # the question
         if extra == others: break
         if doc not in quoted: extra += quote(k)
     return "\n".join(lines)
-
 
 # %% ../nbs/14_llm.ipynb #7e987d4f
 def _answer_text(answer:str) -> str:
