@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 
 from .config import Settings
 from .results import LLMCall
+from .store import catalog
 from .text import PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, one_line, sentences, stem, word_pieces
 
 # %% ../nbs/14_llm.ipynb #c95d37c3
@@ -282,13 +283,15 @@ _STATS, _STATS_LOCK = weakref.WeakKeyDictionary(), threading.Lock()
 def collection_stats(store, # a `self_rag.store.Store`
                      collection:str,
                     ) -> Optional[TermStats]:
-    "`TermStats` of the collection's live child chunks, counted once per registry version; None when there is no such collection."
+    "`TermStats` of the collection's live child chunks, counted once per registry version, each document known by its display name; None when there is no such collection."
     if not store.has_collection(collection): return None
-    live = frozenset(d["version"] for d in store.cached_registry(collection).get("documents", {}).values())
+    meta = store.cached_registry(collection)
+    live = frozenset(d["version"] for d in meta.get("documents", {}).values())
     with _STATS_LOCK:
         known = _STATS.setdefault(store, {})
         if collection not in known or known[collection][0] != live:
-            rows = [(p.payload["text"], p.payload.get("source")) for page in store.scroll(collection) for p in page if p.payload.get("version") in live]
+            cat = catalog(meta)   # a document is known by its display name, as a hit and a relevance prompt name it: two README.md stay two
+            rows = [(p.payload["text"], cat.named(p.payload)[1]) for page in store.scroll(collection) for p in page if p.payload.get("version") in live]
             known[collection] = (live, TermStats.of((t for t, _ in rows), (s for _, s in rows)))
         return known[collection][1]
 
