@@ -4,13 +4,13 @@
 
 # %% auto #0
 __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'SILENCE', 'VECTOR_CACHE_SIZE', 'CODE_WEIGHT',
-           'RELEVANCE_THRESHOLD', 'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS', 'OTHER_DOCUMENTS', 'NEIGHBOUR_WEIGHT',
-           'RetrievalDecision', 'RelevanceGrade', 'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model',
-           'is_transient', 'backoff_delays', 'retry_after', 'arithmetic', 'acknowledges', 'chat_reply',
-           'offline_decision', 'TermStats', 'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'units',
-           'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence', 'own_names', 'is_common',
-           'question_names', 'question_phrases', 'absent_names', 'asked_thing', 'names_thing', 'refusal',
-           'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims',
+           'QUOTED_EXAMPLE_WORDS', 'RELEVANCE_THRESHOLD', 'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS',
+           'OTHER_DOCUMENTS', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade', 'SupportGrade',
+           'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays', 'retry_after', 'arithmetic',
+           'acknowledges', 'chat_reply', 'offline_decision', 'TermStats', 'collection_stats', 'code_tokens', 'Unit',
+           'is_code_line', 'units', 'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence',
+           'own_names', 'is_common', 'question_names', 'question_phrases', 'absent_names', 'asked_thing', 'names_thing',
+           'refusal', 'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims',
            'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
@@ -438,14 +438,18 @@ def _asked(question:str) -> str:
     return _RULED_OUT.sub(" ", " ".join(s for s in sents if s.endswith("?")) or one_line(question))
 
 # %% ../nbs/14_llm.ipynb #a8e415f8
+_NAME = re.compile(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*")   # a word, or a dotted name (read.table, data.txt), lower case
 _FILE_TYPES = mimetypes.MimeTypes()   # Python's own table of file extensions, not the system's: the same on every machine
 _INTRODUCED = re.compile(r"""(?x)\b(?:named|called)\s+['"`‘“]?([\w.-]*\w)   # a file named notes.asy, a variable called MYDIR
                          | \b(?:my|our|your)\s+[a-z]+\s+([a-z]\w*_\w*)      # my function cleanup_tmp: a snake-case name after one's own thing""")
+_QUOTED = re.compile(r"""`([^`]+)`|(?<!\w)'([^']+)'(?!\w)|"([^"]+)"|“([^”]+)”|‘([^’]+)’""")
+QUOTED_EXAMPLE_WORDS = 3  # a quoted span of this many words or more is the user's example (a command line, a line of code), not a name
 
 def own_names(text:str) -> set[str]:
-    "The names `text` gives its own things, lower-cased: file names (by a file type's extension) and names it introduces (`called MYDIR`, `my function cleanup_tmp`)."
+    "The names `text` gives its own things, lower-cased: file names (by a file type's extension), names it introduces (`called MYDIR`, `my function cleanup_tmp`) and the words of the examples it quotes."
     files = {w for w in re.findall(r"[a-z0-9_-]+(?:[.][a-z0-9_]+)+", text.lower()) if _FILE_TYPES.guess_type(w, strict=False)[0]}
-    return files | {(m[1] or m[2]).lower() for m in _INTRODUCED.finditer(text)}
+    quoted = (q for m in _QUOTED.finditer(text) if len((q := next(filter(None, m.groups()))).split()) >= QUOTED_EXAMPLE_WORDS)
+    return files | {(m[1] or m[2]).lower() for m in _INTRODUCED.finditer(text)} | {w for q in quoted for w in _NAME.findall(q.lower())}
 
 # %% ../nbs/14_llm.ipynb #ca369b6f
 def _capitalised(w:str) -> bool: return w[:1].isupper() and not w.isupper()   # a name's capital, not an acronym's
@@ -480,7 +484,7 @@ def question_names(question:str, # the question
                   ) -> tuple[str, ...]:
     "The names a question asks about: words of its question sentences (and `scene`: of its statements) that are not common words or are written as proper names, except those it rules out and the user's own (`own_names`)."
     asked = _RULED_OUT.sub(" ", one_line(question)) if scene else _asked(question)
-    found, proper = dict.fromkeys(re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", asked.lower())), _proper_names(asked)   # each word once: a long question repeats many
+    found, proper = dict.fromkeys(_NAME.findall(asked.lower())), _proper_names(asked)   # each word once: a long question repeats many
     found = [w for w in found if w not in own_names(asked)]
     return tuple(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words)))
 
