@@ -442,14 +442,18 @@ _NAME = re.compile(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*")   # a word, or a dotted name
 _FILE_TYPES = mimetypes.MimeTypes()   # Python's own table of file extensions, not the system's: the same on every machine
 _INTRODUCED = re.compile(r"""(?x)\b(?:named|called)\s+['"`‘“]?([\w.-]*\w)   # a file named notes.asy, a variable called MYDIR
                          | \b(?:my|our|your)\s+[a-z]+\s+([a-z]\w*_\w*)      # my function cleanup_tmp: a snake-case name after one's own thing""")
+_ADDRESS = re.compile(r"""(?x)[a-z][\w+.-]*://\S+   # a URL
+                       | [\w.+-]+@[\w-]+(?:\.[\w-]+)+           # an e-mail address
+                       | (?<![\w/~.])[\w.-]+/(?![\w.~/])         # a folder, written with its slash: build/, third_party/ (not /etc/nut/ nor tcp/1234)""")
 _QUOTED = re.compile(r"""`([^`]+)`|(?<!\w)'([^']+)'(?!\w)|"([^"]+)"|“([^”]+)”|‘([^’]+)’""")
 QUOTED_EXAMPLE_WORDS = 3  # a quoted span of this many words or more is the user's example (a command line, a line of code), not a name
 
 def own_names(text:str) -> set[str]:
-    "The names `text` gives its own things, lower-cased: file names (by a file type's extension), names it introduces (`called MYDIR`, `my function cleanup_tmp`) and the words of the examples it quotes."
+    "The names `text` gives its own things, lower-cased: file names (by a file type's extension), names it introduces (`called MYDIR`, `my function cleanup_tmp`), its URLs, e-mail addresses and folders (`build/`), and the words of the examples it quotes."
     files = {w for w in re.findall(r"[a-z0-9_-]+(?:[.][a-z0-9_]+)+", text.lower()) if _FILE_TYPES.guess_type(w, strict=False)[0]}
     quoted = (q for m in _QUOTED.finditer(text) if len((q := next(filter(None, m.groups()))).split()) >= QUOTED_EXAMPLE_WORDS)
-    return files | {(m[1] or m[2]).lower() for m in _INTRODUCED.finditer(text)} | {w for q in quoted for w in _NAME.findall(q.lower())}
+    spans = itertools.chain(quoted, _ADDRESS.findall(text))
+    return files | {(m[1] or m[2]).lower() for m in _INTRODUCED.finditer(text)} | {w for s in spans for w in _NAME.findall(s.lower())}
 
 # %% ../nbs/14_llm.ipynb #ca369b6f
 def _capitalised(w:str) -> bool: return w[:1].isupper() and not w.isupper()   # a name's capital, not an acronym's
@@ -470,9 +474,10 @@ def _stems(words:frozenset[str]) -> frozenset[str]: return frozenset(stem(w) for
 def is_common(word:str, # a lower-case word
               words:frozenset[str], # the common words (`DenseEmbedder.words`)
              ) -> bool:
-    "A common word, or a form of one: another ending (`colliding`, `queries`) or a negating or repeating prefix (`unattended`, `rebuilds`)."
+    "A common word, or a form of one: another ending (`colliding`, `queries`) or a negating or repeating prefix (`unattended`, `rebuilds`); or, five letters or more, one with two neighbouring letters swapped (`chnage`)."
     if word in words: return True
     if not word.isalpha(): return False
+    if len(word) >= 5 and any(word[:i] + word[i + 1] + word[i] + word[i + 2:] in words for i in range(len(word) - 1)): return True   # a typing slip
     base = re.sub(r"^(?:un|non|re|pre|dis|mis)(?=[a-z]{4})", "", word)
     return stem(word) in _stems(words) or (base != word and (base in words or stem(base) in _stems(words)))
 
