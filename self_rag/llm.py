@@ -9,9 +9,10 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'SILENCE', 'VECTO
            'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays', 'retry_after', 'arithmetic',
            'acknowledges', 'chat_reply', 'offline_decision', 'TermStats', 'collection_stats', 'code_tokens', 'Unit',
            'is_code_line', 'units', 'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence',
-           'own_names', 'is_common', 'question_names', 'question_phrases', 'absent_names', 'asked_thing', 'names_thing',
-           'refusal', 'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims',
-           'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
+           'file_format', 'own_names', 'is_common', 'question_names', 'question_phrases', 'absent_names', 'asked_thing',
+           'names_thing', 'refusal', 'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate',
+           'answer_claims', 'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields',
+           'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
 import ast, difflib, functools, html, itertools, json, math, mimetypes, operator, os, re, threading, time, weakref
@@ -448,12 +449,18 @@ _ADDRESS = re.compile(r"""(?x)[a-z][\w+.-]*://\S+   # a URL
 _QUOTED = re.compile(r"""`([^`]+)`|(?<!\w)'([^']+)'(?!\w)|"([^"]+)"|“([^”]+)”|‘([^’]+)’""")
 QUOTED_EXAMPLE_WORDS = 3  # a quoted span of this many words or more is the user's example (a command line, a line of code), not a name
 
+def file_format(word:str) -> Optional[str]:
+    "The format a file name asks about: its extension, where Python knows the file type and it is not plain text (`logo.png`: `png`; `data.txt`: ''); None for no file name."
+    if "." not in word or not (kind := _FILE_TYPES.guess_type(word, strict=False)[0]): return None
+    return "" if kind.startswith("text/") else word.rsplit(".", 1)[1]
+
 def own_names(text:str) -> set[str]:
     "The names `text` gives its own things, lower-cased: file names (by a file type's extension), names it introduces (`called MYDIR`, `my function cleanup_tmp`), its URLs, e-mail addresses and folders (`build/`), and the words of the examples it quotes."
-    files = {w for w in re.findall(r"[a-z0-9_-]+(?:[.][a-z0-9_]+)+", text.lower()) if _FILE_TYPES.guess_type(w, strict=False)[0]}
-    quoted = (q for m in _QUOTED.finditer(text) if len((q := next(filter(None, m.groups()))).split()) >= QUOTED_EXAMPLE_WORDS)
-    spans = itertools.chain(quoted, _ADDRESS.findall(text))
-    return files | {(m[1] or m[2]).lower() for m in _INTRODUCED.finditer(text)} | {w for s in spans for w in _NAME.findall(s.lower())}
+    files = {w for w in re.findall(r"[a-z0-9_-]+(?:[.][a-z0-9_]+)+", text.lower()) if file_format(w) is not None}
+    spans = [q for m in _QUOTED.finditer(text) if len((q := next(filter(None, m.groups()))).split()) >= QUOTED_EXAMPLE_WORDS] + _ADDRESS.findall(text)
+    rest = functools.reduce(lambda t, s: t.replace(s, " "), spans, text)
+    quoted = {w for s in spans for w in _NAME.findall(s.lower())} - set(_NAME.findall(rest.lower()))   # unless the question names it in its own words too
+    return files | {(m[1] or m[2]).lower() for m in _INTRODUCED.finditer(text)} | quoted
 
 # %% ../nbs/14_llm.ipynb #ca369b6f
 def _capitalised(w:str) -> bool: return w[:1].isupper() and not w.isupper()   # a name's capital, not an acronym's
@@ -487,10 +494,10 @@ def question_names(question:str, # the question
                    words:frozenset[str], # the common words (`DenseEmbedder.words`)
                    scene:bool=False, # also the statements before the question ("Doxygen prints hundreds of warnings. Can I...?")
                   ) -> tuple[str, ...]:
-    "The names a question asks about: words of its question sentences (and `scene`: of its statements) that are not common words or are written as proper names, except those it rules out and the user's own (`own_names`)."
+    "The names a question asks about: words of its question sentences (and `scene`: of its statements) that are not common words or are written as proper names, except those it rules out and the user's own (`own_names`), and the formats of its files (`file_format`)."
     asked = _RULED_OUT.sub(" ", one_line(question)) if scene else _asked(question)
     found, proper = dict.fromkeys(_NAME.findall(asked.lower())), _proper_names(asked)   # each word once: a long question repeats many
-    found = [w for w in found if w not in own_names(asked)]
+    found = [w for w in found if w not in own_names(asked)] + [f for w in found if (f := file_format(w))]
     return tuple(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words)))
 
 # %% ../nbs/14_llm.ipynb #3844a85d
