@@ -2,6 +2,11 @@
 question sets: how many the graph answers and how many it declines, answerable and unanswerable apart.
 
     python bench/existence.py [--data-dir DIR] [--out bench/results/existence.json] [--dev ../shared/eval/dev] [--debian-out DIR] ...
+    python bench/existence.py --questions bench/sets/shapes/questions.jsonl      # -> bench/results/shapes.json
+
+`--questions` runs another set of the same form, one line per question with its `set`, `kind` and, optionally, the
+`source` manual an answer must cite: bench/sets/shapes holds questions in the shapes users write them in (their own
+file names, quoted code, URLs, typing slips; see its README).
 
 The questions are bench/sets/existence/questions.jsonl (see its README): 34 whose answer the manuals hold and 17 about
 things they never name, and 19 two-part follow-ups ('Does X support Y, and how do I ... with it?'), 10 answerable and 9
@@ -36,9 +41,9 @@ def answer_set(name: str, corpus: Path, questions: list[dict], data_dir) -> list
             t0 = time.perf_counter()
             a = rag.answer(q["question"], collection="eval")
             r = {"id": q["id"], "set": name, "kind": q["kind"], "follow_up": q.get("follow_up", False), "question": q["question"], "abstained": NO_ANSWER in a.answer,
-                 "parts_declined": a.answer.count(PART_NOT_FOUND), "seconds": time.perf_counter() - t0, "answer": a.answer}
-            # answerable: answered whole, no part declined; unanswerable: declined whole
-            r["ok"] = r["abstained"] if q["kind"] == "unanswerable" else not (r["abstained"] or r["parts_declined"])
+                 "parts_declined": a.answer.count(PART_NOT_FOUND), "cited": sorted({c.source for c in a.citations}), "seconds": time.perf_counter() - t0, "answer": a.answer}
+            # answerable: answered whole, no part declined, citing its manual where it names one; unanswerable: declined whole
+            r["ok"] = r["abstained"] if q["kind"] == "unanswerable" else not (r["abstained"] or r["parts_declined"]) and (not q.get("source") or q["source"] in r["cited"])
             print(f"  {q['id']} {q['kind']:12s} {'declined' if r['abstained'] else 'part declined' if r['parts_declined'] else 'answered':13s} {'ok ' if r['ok'] else 'BAD'} {q['question']}", flush=True)
             out.append(r)
     return out
@@ -60,14 +65,17 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     evalsets.add_arguments(ap)
     ap.add_argument("--data-dir", type=Path, default=None, help="keep each set's ingest in DATA_DIR/<set> and reuse it")
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "existence.json")
+    ap.add_argument("--questions", type=Path, default=QUESTIONS, help="a question file of the same form (default: the existence questions)")
+    ap.add_argument("--out", type=Path, default=None, help="default bench/results/<the question file's folder>.json")
     a = ap.parse_args(argv)
-    questions = [json.loads(l) for l in QUESTIONS.read_text().splitlines() if l.strip()]
+    a.questions = a.questions.resolve()
+    a.out = a.out or ROOT / "bench" / "results" / f"{a.questions.parent.name}.json"
+    questions = [json.loads(l) for l in a.questions.read_text().splitlines() if l.strip()]
     recs = []
     for name in dict.fromkeys(q["set"] for q in questions):
         corpus, _ = evalsets.locate(name, a)
         recs += answer_set(name, corpus, [q for q in questions if q["set"] == name], a.data_dir)
-    res = {"code": evalsets.code_version(), "questions": str(QUESTIONS.relative_to(ROOT)), "answers": recs, "table": table(recs)}
+    res = {"code": evalsets.code_version(), "questions": str(a.questions.relative_to(ROOT)), "answers": recs, "table": table(recs)}
     a.out.parent.mkdir(parents=True, exist_ok=True)
     a.out.write_text(json.dumps(res, indent=1))
     print(); print(res["table"]); print(f"wrote {a.out}")
