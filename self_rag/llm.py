@@ -504,10 +504,10 @@ def question_names(question:str, # the question
 @functools.lru_cache(maxsize=64)
 def question_phrases(question:str, # the question
                     ) -> tuple[str, ...]:
-    "The names a question writes as two or more capitalised words in a row inside a sentence (`GitHub Actions`, `VS Code`), lower-cased."
+    "The names a question writes as two or more capitalised words in a row inside a sentence (`GitHub Actions`, `VS Code`), lower-cased, an acronym's plural as the acronym (`USB UPSes`: `usb ups`)."
     out = []
     for s in SENTENCE_BREAK.split(_asked(question)):
-        words = [w.strip(".,;:!?()[]'\"") for w in s.split()][1:]
+        words = [re.sub(r"^([A-Z]{2,})e?s$", r"\1", w.strip(".,;:!?()[]'\"")) for w in s.split()][1:]   # UPSes, PDFs: stemmed, 'upses' would not meet 'ups'
         if _title_cased(words): continue
         run = []
         for w in words + [""]:
