@@ -71,16 +71,30 @@ class State(TypedDict, total=False):
 # %% ../nbs/16_nodes.ipynb #9d90c66b
 _POINTS_BACK = re.compile(r"\b(?:it|them|they)\b", re.I)
 
+def _plural(thing:str) -> bool:
+    "Whether `thing` is named in the plural: its last word ends in a plural s (`printers`, not `class` or `status`)."
+    w = thing.split()[-1].lower()
+    return len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is"))
+
+def _pointer(parts:list[str], k:int) -> Optional[tuple[re.Match, str]]:
+    "The first pronoun of part `k` that can point at what the existence question before it asks about, with that thing; None when none can."
+    if not k or not (thing := asked_thing(parts[k - 1])): return None
+    return next(((m, thing) for m in _POINTS_BACK.finditer(parts[k]) if (m[0].lower() != "it") == _plural(thing)), None)
+
 def referent(parts:list[str], # the question's parts
              k:int, # the part that may point back
             ) -> Optional[str]:
-    "What part `k` points back at with it / them / they: the thing the existence question just before it asks about; None when it does not."
-    return asked_thing(parts[k - 1]) if k and _POINTS_BACK.search(parts[k]) else None
+    "What part `k` points back at with it / them / they: the thing the existence question just before it asks about, where the pronoun agrees with it in number; None when it does not."
+    return p[1] if (p := _pointer(parts, k)) else None
 
 # %% ../nbs/16_nodes.ipynb #2ca65da4
 def with_referents(parts:list[str]) -> list[str]:
     "The parts, in each one that points back the thing it points at written after the pronoun."
-    return [_POINTS_BACK.sub(lambda m: f"{m[0]} ({t})", p, count=1) if (t := referent(parts, k)) else p for k, p in enumerate(parts)]
+    out = []
+    for k, p in enumerate(parts):
+        if pointer := _pointer(parts, k): m, thing = pointer; p = f"{p[:m.end()]} ({thing}){p[m.end():]}"
+        out.append(p)
+    return out
 
 # %% ../nbs/16_nodes.ipynb #70bb69a5
 def unheld_referents(parts:list[str], # the question's parts
