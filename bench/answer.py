@@ -9,7 +9,7 @@ Part 1, per set (`LLM(settings, embedder=engine.dense)`): keyword-complete answe
 the factual questions (multi reported apart), chitchat answered without retrieval, unanswerable questions abstained, seconds
 and LLM calls per question, and how many of an extractive answer's quoted lines stand on a page their citation names (the
 PDF's own page text, as the loaders read it). Part 2, dev only (`ScriptedLLM` scripted for the common path: retrieve, relevant, supported,
-useful): the graph's own overhead per question = run ms - the retrieve node's ms (it includes engine.search) - the LLM
+useful; and a rewrite for a question whose passages the evidence rules decline): the graph's own overhead per question = run ms - the retrieve node's ms (it includes engine.search) - the LLM
 calls' ms; `--quick` skips it. Each corpus is ingested into its own temporary DATA_DIR first, so it runs from a clean clone;
 the debian corpus is fetched and md5-checked by bench/sets/debian/fetch.py. The JSON holds one entry per set under "sets".
 
@@ -122,7 +122,8 @@ def answers_part(engine, questions, collection) -> dict:
 
 COMMON_PATH = {"decision": {"thought": "needs the documents", "answer": "YES"}, "relevance": {"thought": "on topic", "answer": "YES"},
                "generate": "The answer, from the first document. [Doc 1]", "support": {"thought": "grounded", "label": "fully_supported"},
-               "usefulness": {"thought": "resolves it", "label": "useful"}}
+               "usefulness": {"thought": "resolves it", "label": "useful"},
+               "rewrite": "the question's key terms"}   # the retry path: the evidence rules decline every passage of a question no passage can answer
 
 def scripted_part(engine, questions, collection, reps: int) -> dict:
     "Graph overhead with an LLM that costs nothing: run ms minus the retrieve node's ms minus the LLM calls' ms."

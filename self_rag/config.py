@@ -70,6 +70,7 @@ class Settings(BaseSettings):
     llm_temperature: float = Field(0.0, ge=0, le=2, description="LLM sampling temperature (0 = deterministic)")
     max_retries: int = Field(3, ge=0, description="Self-RAG retry loops: regenerations and re-retrievals, each bounded by this")
     grade_concurrency: int = Field(6, ge=1, description="Documents graded for relevance at the same time (as many as RETRIEVAL_K_RERANK: one round of grading)")
+    evidence_rules: bool = Field(True, description="Turn a passage down before any model grades it when the evidence rules it out: a name the question asks about that no passage of the collection mentions, a document silent on the tool the question names, or the thing an existence question asks about unnamed in the passage. Fewer model calls, and the same abstentions with any model; false = the model alone grades (the offline provider applies the rules always)")
 
     # MCP server
     mcp_host: str = Field("127.0.0.1", description="Address the HTTP transports (sse, streamable-http) bind to; anything but loopback needs MCP_TOKEN")

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from .config import Settings
 from .llm import (EXTRACTIVE_NOTE, NO_ANSWER, RelevanceGrade, RetrievalDecision, SupportGrade, UsefulnessGrade,
-                          asked_thing, collection_stats, dense_similarities)
+                          asked_thing, collection_stats, dense_similarities, refusal)
 from .prompts import (context_xml, decision_messages, generation_messages, relevance_messages,
                               rewrite_messages, support_messages, usefulness_messages)
 from .engine import Engine
@@ -126,7 +126,7 @@ class Nodes:
         self.pool = ThreadPoolExecutor(max_workers=self.settings.grade_concurrency, thread_name_prefix="grade")
 
     def stats(self, state:State):
-        "The searched collection's term statistics, counted when the offline provider first asks (`LLM.complete`'s `stats`)."
+        "The searched collection's term statistics, counted when first needed: by the evidence rules (`relevance_grader`) or the offline provider (`LLM.complete`'s `stats`)."
         return partial(collection_stats, self.engine.store, state.get("collection") or self.settings.qdrant_collection)
 
 # %% ../nbs/16_nodes.ipynb #683c035f
@@ -168,15 +168,20 @@ def retrieve(self:Nodes, state:State) -> dict:
 # %% ../nbs/16_nodes.ipynb #abe17aed
 @patch
 def relevance_grader(self:Nodes, state:State) -> dict:
-    "Keep the documents the LLM grades relevant to the question, or to one of its parts, grading them concurrently."
+    "Keep the documents graded relevant to the question, or to one of its parts, grading them concurrently: by the evidence rules (`refusal`), then by the LLM."
     docs, known = state.get("documents", []), state.get("grades") or {}
     parts, part_of = state.get("parts") or [state["question"]], dict(state.get("part_of") or {})
     fallback = RelevanceGrade(thought="no usable grade: keep the retrieved document", answer="YES")
     stats = self.stats(state)
     jobs = [(i, h, k) for i, h in enumerate(docs, 1) if h.chunk_id not in known   # a part's own find: for that part; others: for each
             for k in ([part_of[h.chunk_id]] if h.chunk_id in part_of else range(len(parts)))]
-    def grade(i, hit, k): return self.llm.structured("relevance", relevance_messages(parts[k], hit, index=i), RelevanceGrade, fallback, stats)
+    rules = self.settings.evidence_rules and bool(jobs)
+    counts, words = (stats(), self.engine.dense.words) if rules else (None, frozenset())
+    def grade(i, hit, k):
+        if rules and (ruled_out := refusal(parts[k], hit.context, counts, words, hit.source)): return RelevanceGrade(thought=ruled_out, answer="NO"), None
+        return self.llm.structured("relevance", relevance_messages(parts[k], hit, index=i), RelevanceGrade, fallback, stats)
     out = list(self.pool.map(grade, *zip(*jobs))) if jobs else []
+    by_rules = sum(c is None for _, c in out)
     yes, why = {}, {}
     for (_, h, k), (g, _) in zip(jobs, out):
         yes.setdefault(h.chunk_id, set()).update({k} if g.answer == "YES" else set())
@@ -189,7 +194,8 @@ def relevance_grader(self:Nodes, state:State) -> dict:
     why_not = {k: f"part {k + 1} points back at '{t}', which no relevant passage answers part {k} about" for k, t in unheld.items()}
     dropped = {h.chunk_id: f"Relevant to part {k + 1} only, and {why_not[k]}." for h in relevant if (k := part_of.get(h.chunk_id)) in unheld}
     return {"relevant": [h for h in relevant if h.chunk_id not in dropped], "grades": grades, "reasons": reasons | dropped, "part_of": part_of,
-            "llm_calls": [c for _, c in out], "notes": [f"{w}: not answered either" for w in why_not.values()]}
+            "llm_calls": [c for _, c in out if c],
+            "notes": [f"{w}: not answered either" for w in why_not.values()] + ([f"{by_rules} of {len(jobs)} gradings ruled out by the evidence, without the model"] if by_rules else [])}
 
 # %% ../nbs/16_nodes.ipynb #9131259a
 @patch
