@@ -278,22 +278,38 @@ class TermStats:
 
     def __repr__(self): return f"TermStats({self.n} passages, {len(self.df)} terms)"
 
+# %% ../nbs/14_llm.ipynb #8f55bb5c
+@patch(cls_method=True)
+def combined(cls:TermStats, docs:dict, # a document's name -> its own `TermStats` (counted without documents)
+            ) -> TermStats:
+    "The statistics of a collection from those of its documents, each known by its name: the same as counting all their passages at once."
+    df, parts = Counter(), [t for t in docs.values() if t.n]
+    for t in parts: df.update(t.df)
+    union = lambda a: np.unique(np.concatenate([getattr(t, a) for t in parts] + [np.zeros(0, np.int64)]))
+    held = np.unique(np.fromiter((hash((s, term)) for s, t in docs.items() for term in t.df), np.int64))
+    return cls(dict(df), sum(t.n for t in parts), union("pairs"), union("joined"), held, Counter({s: t.n for s, t in docs.items() if t.n}))
+
 # %% ../nbs/14_llm.ipynb #73a019ca
 _STATS, _STATS_LOCK = weakref.WeakKeyDictionary(), threading.Lock()
 
 def collection_stats(store, # a `self_rag.store.Store`
                      collection:str,
                     ) -> Optional[TermStats]:
-    "`TermStats` of the collection's live child chunks, counted once per registry version, each document known by its display name; None when there is no such collection."
+    "`TermStats` of the collection's live child chunks, counted once per registry version, each document known by its display name; None when there is no such collection. Only the documents not counted before are read."
     if not store.has_collection(collection): return None
     meta = store.cached_registry(collection)
     live = frozenset(d["version"] for d in meta.get("documents", {}).values())
     with _STATS_LOCK:
         known = _STATS.setdefault(store, {})
         if collection not in known or known[collection][0] != live:
+            counted = {v: t for v, t in (known[collection][2] if collection in known else {}).items() if v in live}   # a document version's own
+            texts = {v: [] for v in live - counted.keys()}
+            for page in (store.scroll(collection, versions=sorted(texts), vectors=False) if texts else []):   # those documents' payloads only
+                for p in page:
+                    if (v := p.payload.get("version")) in texts: texts[v].append(p.payload["text"])
+            counted |= {v: TermStats.of(ts) for v, ts in texts.items()}
             cat = catalog(meta)   # a document is known by its display name, as a hit and a relevance prompt name it: two README.md stay two
-            rows = [(p.payload["text"], cat.named(p.payload)[1]) for page in store.scroll(collection) for p in page if p.payload.get("version") in live]
-            known[collection] = (live, TermStats.of((t for t, _ in rows), (s for _, s in rows)))
+            known[collection] = (live, TermStats.combined({cat.names[cat.by_version[v]]: t for v, t in counted.items()}), counted)
         return known[collection][1]
 
 # %% ../nbs/14_llm.ipynb #b9e806b1

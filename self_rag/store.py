@@ -183,7 +183,7 @@ class Store(ABC):
     @abstractmethod
     def _query(self, name, mode, dense, sparse, k, flt, with_vectors, fusion) -> list: ...
     @abstractmethod
-    def _scroll(self, name, kind, limit, offset) -> tuple[list, object]: "One page of records from `offset`, and the next offset (None at the end)."
+    def _scroll(self, name, kind, limit, offset, flt, vectors) -> tuple[list, object]: "One page of records from `offset` that pass `flt`, and the next offset (None at the end)."
     @abstractmethod
     def _retrieve(self, name, kind, ids) -> list: "The records of `kind` with these ids (canonical UUIDs), payloads only; ids not there left out."
 
@@ -225,18 +225,21 @@ class Store(ABC):
     def scroll(self, name:str,
                kind:str="child", # "child" (with their dense and BM25 vectors) or "parent" (payload only)
                batch:int=256, # points per page
+               versions:list[str]|None=None, # only the points of these document versions (None: all)
+               vectors:bool=True, # the children's vectors too; False: payloads only (less to read)
               ) -> Iterator[list[Point]]:
         "Every point of `kind` in collection `name`, page by page, with vectors and payload, as `upsert` takes them."
         _kind(kind)
         if not isinstance(batch, int) or batch < 1: raise ValueError(f"batch must be a positive integer, got {batch!r}")
         if not self.has_collection(name): raise self._unknown(name)
-        return self._pages(name, kind, batch)
+        flt = None if versions is None else self._m.Filter(must=[_match_any(self._m, "version", versions)])
+        return self._pages(name, kind, batch, flt, vectors and kind == "child")
 
-    def _pages(self, name, kind, batch):
+    def _pages(self, name, kind, batch, flt, vectors):
         offset = None
         while True:
             with self._failing(f"Reading the {kind} of collection {name!r}"):
-                recs, offset = self._scroll(name, kind, batch, offset)
+                recs, offset = self._scroll(name, kind, batch, offset, flt, vectors)
             if recs: yield [_point(r) for r in recs]
             if offset is None: return
 
@@ -381,8 +384,8 @@ class EdgeStore(Store):
         else: req = qe.QueryRequest(query=_edge_nearest(mode, dense, sparse), filter=flt, **opts)
         return self._shards(name)[0].query(req)
 
-    def _scroll(self, name, kind, limit, offset):
-        req = qe.ScrollRequest(offset=offset, limit=limit, with_payload=True, with_vector=kind == "child")
+    def _scroll(self, name, kind, limit, offset, flt, vectors):
+        req = qe.ScrollRequest(offset=offset, limit=limit, filter=flt, with_payload=True, with_vector=vectors)
         return self._shards(name)[_kind(kind)].scroll(req)
 
     def _retrieve(self, name, kind, ids):
@@ -520,9 +523,9 @@ class ServerStore(Store):
                                              query_filter=flt, **opts)
         return res.points
 
-    def _scroll(self, name, kind, limit, offset):
+    def _scroll(self, name, kind, limit, offset, flt, vectors):
         coll = self._check(name) if _kind(kind) == 0 else f"{self._check(name)}_parents"
-        return self.client.scroll(coll, limit=limit, offset=offset, with_payload=True, with_vectors=kind == "child")
+        return self.client.scroll(coll, scroll_filter=flt, limit=limit, offset=offset, with_payload=True, with_vectors=vectors)
 
     def _retrieve(self, name, kind, ids):
         coll = self._check(name) if _kind(kind) == 0 else f"{self._check(name)}_parents"
