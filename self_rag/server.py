@@ -305,9 +305,12 @@ async def rag_answer(self:SelfRagServer,
 # %% ../nbs/21_server.ipynb #b6142294
 @patch
 def preload(self:SelfRagServer) -> threading.Thread:
-    "Compile the graph and import litellm in a background thread, so that the first `rag_answer` waits for neither."
+    "Compile the graph, import litellm and count the default collection's term statistics in a background thread, so that the first `rag_answer` waits for none of them."
     def load():
-        try: self.graph().llm.load()
+        try:
+            self.graph().llm.load()
+            from self_rag.llm import collection_stats   # what the evidence rules read, for the collection questions go to by default
+            collection_stats(self.engine.store, self.engine.settings.qdrant_collection)
         except Exception as e: logging.getLogger("self_rag.server").warning("Preloading the answer graph failed (%s); the first rag_answer loads it.", e)
     t = threading.Thread(target=load, name="self_rag-preload", daemon=True)
     t.start()
