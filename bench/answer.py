@@ -8,9 +8,10 @@ scripted LLM.
 Part 1, per set (`LLM(settings, embedder=engine.dense)`): keyword-complete answers and cited gold pages on
 the factual questions (multi reported apart), chitchat answered without retrieval, unanswerable questions abstained, seconds
 and LLM calls per question, and how many of an extractive answer's quoted lines stand on a page their citation names (the
-PDF's own page text, as the loaders read it). Part 2, dev only (`ScriptedLLM` scripted for the common path: retrieve, relevant, supported,
-useful; and a rewrite for a question whose passages the evidence rules decline): the graph's own overhead per question = run ms - the retrieve node's ms (it includes engine.search) - the LLM
-calls' ms; `--quick` skips it. Each corpus is ingested into its own temporary DATA_DIR first, so it runs from a clean clone;
+PDF's own page text, as the loaders read it). Part 2, dev only (`ScriptedLLM` scripted for the common path: retrieve,
+relevant, supported, useful; and a rewrite for a question whose passages the evidence rules decline): the graph's own
+overhead per question = run ms - the retrieve node's ms (it includes engine.search) - the LLM calls' ms; `--quick` skips
+it. Each corpus is ingested into its own temporary DATA_DIR first, so it runs from a clean clone;
 the debian corpus is fetched and md5-checked by bench/sets/debian/fetch.py. The JSON holds one entry per set under "sets".
 
 The model is the one the settings name, as everywhere else: the same questions and targets measure a real model, e.g.

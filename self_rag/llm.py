@@ -305,8 +305,7 @@ def collection_stats(store, # a `self_rag.store.Store`
             counted = {v: t for v, t in (known[collection][2] if collection in known else {}).items() if v in live}   # a document version's own
             texts = {v: [] for v in live - counted.keys()}
             for page in (store.scroll(collection, versions=sorted(texts), vectors=False) if texts else []):   # those documents' payloads only
-                for p in page:
-                    if (v := p.payload.get("version")) in texts: texts[v].append(p.payload["text"])
+                for p in page: texts[p.payload["version"]].append(p.payload["text"])
             counted |= {v: TermStats.of(ts) for v, ts in texts.items()}
             cat = catalog(meta)   # a document is known by its display name, as a hit and a relevance prompt name it: two README.md stay two
             known[collection] = (live, TermStats.combined({cat.names[cat.by_version[v]]: t for v, t in counted.items()}), counted)

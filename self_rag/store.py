@@ -228,7 +228,7 @@ class Store(ABC):
                versions:list[str]|None=None, # only the points of these document versions (None: all)
                vectors:bool=True, # the children's vectors too; False: payloads only (less to read)
               ) -> Iterator[list[Point]]:
-        "Every point of `kind` in collection `name`, page by page, with vectors and payload, as `upsert` takes them."
+        "The points of `kind` in collection `name` (all, or those of `versions`), page by page, with payload and vectors (unless `vectors=False`), as `upsert` takes them."
         _kind(kind)
         if not isinstance(batch, int) or batch < 1: raise ValueError(f"batch must be a positive integer, got {batch!r}")
         if not self.has_collection(name): raise self._unknown(name)
