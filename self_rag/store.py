@@ -93,7 +93,7 @@ def _match_any(m, field, values): return m.FieldCondition(key=field, match=m.Mat
 # %% ../nbs/07_store.ipynb #c5282fc6
 def _search_filter(m, # qdrant_edge or qdrant_client.models
                    versions=None, exclude_versions=None):
-    must = [_match_any(m, "version", versions)] if versions else None
+    must = None if versions is None else [_match_any(m, "version", versions)]   # empty: matches nothing
     must_not = [_match_any(m, "version", exclude_versions)] if exclude_versions else None
     return m.Filter(must=must, must_not=must_not) if must or must_not else None
 
@@ -192,7 +192,7 @@ class Store(ABC):
                dense=None, # query embedding, for "dense" and "hybrid"
                sparse:SparseVec|None=None, # query BM25 vector, for "bm25" and "hybrid"
                k:int=20, # hits wanted (and the size of each prefetch in hybrid)
-               versions:list[str]|None=None, # only these document versions (None or empty: all)
+               versions:list[str]|None=None, # only these document versions (None: all; empty: none)
                exclude_versions:list[str]|None=None, # hide these document versions
                with_vectors:bool=False, # return each hit's dense vector (for MMR)
                fusion:Fusion=Fusion(), # prefetch depth, RRF constant and weights for "hybrid"
@@ -232,7 +232,7 @@ class Store(ABC):
         _kind(kind)
         if not isinstance(batch, int) or batch < 1: raise ValueError(f"batch must be a positive integer, got {batch!r}")
         if not self.has_collection(name): raise self._unknown(name)
-        flt = None if versions is None else self._m.Filter(must=[_match_any(self._m, "version", versions)])
+        flt = _search_filter(self._m, versions)
         return self._pages(name, kind, batch, flt, vectors and kind == "child")
 
     def _pages(self, name, kind, batch, flt, vectors):
