@@ -371,7 +371,7 @@ _LIST_ITEM = re.compile(r"^\s*(?:--?[A-Za-z][\w-]*(?:=\S*)?|\$\{[^}\s]*\}?)\s+\S
 
 # %% ../nbs/14_llm.ipynb #96dda676
 def units(text:str) -> list[Unit]:
-    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own."
+    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page)."
     out, prose, code = [], [], []
     def flush_prose(): out.extend(_prose_units(" ".join(prose))); prose.clear()
     def flush_code():   # code inside a sentence ("use\n#define X\nto ensure ...") does not start one
@@ -382,7 +382,7 @@ def units(text:str) -> list[Unit]:
             flush_code()
             if _LIST_ITEM.match(line) and prose and prose[-1].rstrip().endswith((".", ":")): flush_prose()
             prose.append(line)
-        else: flush_prose(); flush_code()
+        else: flush_prose()
     flush_prose(); flush_code()
     return out
 
