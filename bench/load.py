@@ -10,10 +10,11 @@
 2. Under load, same server, right after: the same clients, while another client ingests R-intro.pdf copied under a new name
    into DATA_DIR/documents (a new document, ~645 chunks) with `ingest_file`, and a third calls `rag_answer` (the offline default
    LLM) again and again. The phase lasts as long as the ingest. Ratios are against phase 1 of the same run (the machine is shared).
-3. Memory soak, one fresh server per variant (`--soak-variants`): a warm-up `rag_answer` (litellm and LangGraph load on the first
-   one), then `--soak-rounds` rounds of: `ingest_file` of the same document (pages `--soak-pages` of R-intro.pdf), 3 `retrieve`,
-   a `rag_answer`, `delete_document`. The server's RSS (with its children) is sampled every `--sample-s` s; RSS after each round
-   and the peak are reported. Variants (how the server is started; `--load-variant` picks the one of phases 1-2):
+3. Memory soak, one fresh server per variant (`--soak-variants`): a warm-up `rag_answer` (LangGraph loads on the first one,
+   and litellm with it for a configured model), then `--soak-rounds` rounds of: `ingest_file` of the same document (pages
+   `--soak-pages` of R-intro.pdf), 3 `retrieve`, a `rag_answer`, `delete_document`. The server's RSS (with its children) is
+   sampled every `--sample-s` s; RSS after each round and the peak are reported. Variants (how the server is started;
+   `--load-variant` picks the one of phases 1-2):
      shipped             self_rag as it is: `Indexer.ingest` ends with `DenseEmbedder.release_memory()` (onnxruntime's arena
                          shrunk, glibc's heap trimmed)
      no-release          shipped, with `release_memory` a no-op: what the server did before
@@ -173,7 +174,7 @@ async def load_phases(url:str, questions:list[str], a, ingest_path:Path, sampler
     async with Sessions(url, a.clients + 2) as sessions:
         readers, writer, asker = sessions[:a.clients], sessions[a.clients], sessions[a.clients + 1]
         for s in readers: await call(s, "retrieve", retrieve_in[0], 60)                              # warm: each session once
-        _, ok, out = await call(asker, "rag_answer", {"question": questions[0]}, 300)                # loads litellm and LangGraph
+        _, ok, out = await call(asker, "rag_answer", {"question": questions[0]}, 300)                # loads LangGraph (and litellm, for a model)
         warm = None if ok else f"warm-up rag_answer failed: {str(out)[:300]}"
         sampler.phase = "phase 1"
         p1 = Workers(readers, "retrieve", retrieve_in, time.monotonic() + a.phase1_s, a.max_calls)
@@ -394,7 +395,7 @@ def report(res:dict):
                 print(f"{v if first else '':23} {what:12} {head} " + " ".join(f"{x:6.0f}" for x in after) + " " * 7 * (n - len(after))
                       + f" {peak} {growth}")
             for x in s["failures"][:5]: print(f"  failure: {x}")
-        print("(start: server ready; warm: after the first rag_answer, which loads litellm and LangGraph; rN: after round N, or after its ingest_file; "
+        print("(start: server ready; warm: after the first rag_answer, which loads LangGraph (and litellm for a model); rN: after round N, or after its ingest_file; "
               "r2->last: growth from round 2 to the last)")
 
 if __name__ == "__main__": sys.exit(main())

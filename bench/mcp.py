@@ -88,7 +88,7 @@ def server_env(data_dir) -> dict:
 
 async def cold_start(data_dir, question) -> dict:
     """Seconds from spawning `self-rag serve` to the first answered retrieve, and the server's own warm-up; then the first
-    `rag_answer` of the session, asked at once (LangGraph and litellm still loading in the background), and a second one."""
+    `rag_answer` of the session, asked at once (LangGraph, and litellm for a model, still loading in the background), and a second one."""
     t0 = time.perf_counter()
     params = StdioServerParameters(command=SELF_RAG, args=["serve"], env=server_env(data_dir))
     with open(os.devnull, "w") as devnull:

@@ -887,11 +887,11 @@ def _why(e:BaseException) -> str:
 
 # %% ../nbs/14_llm.ipynb #aea4c098
 class LLM:
-    "The chat model of the Self-RAG graph: litellm calls with timeout, retries and validated structured output."
+    "The chat model of the Self-RAG graph: litellm calls (the offline provider's in this process) with timeout, retries and validated structured output."
     def __init__(self, settings:Settings,
                  embedder=None, # a `DenseEmbedder`: the offline provider scores sentences with it
                  backoff:float=0.5, # seconds before the first retry; doubles each retry, capped at BACKOFF_CAP
-                 **completion_kwargs, # passed to every `litellm.completion` (e.g. `mock_response` in tests)
+                 **completion_kwargs, # passed to every `litellm.completion` (e.g. `mock_response` in tests); the offline provider takes none
                 ):
         self.settings, self.embedder, self.backoff, self.completion_kwargs = settings, embedder, backoff, completion_kwargs
         self.model = chat_model(settings)
@@ -899,13 +899,11 @@ class LLM:
     @property
     def offline(self) -> bool: return self.model == OFFLINE_MODEL
 
-    def _kwargs(self, stats=None) -> dict:
+    def _kwargs(self) -> dict:
         s, kw = self.settings, dict(timeout=self.settings.llm_timeout, temperature=self.settings.llm_temperature, max_retries=0)
         key = s.llm_api_key or (s.openrouter_api_key if self.model.startswith("openrouter/") else None)
         if key: kw["api_key"] = key.get_secret_value()
         if s.llm_api_base: kw["api_base"] = s.llm_api_base
-        if self.offline and self.embedder is not None: kw["embedder"] = self.embedder
-        if self.offline and stats is not None: kw["stats"] = stats
         return kw | self.completion_kwargs
 
     def complete(self, task:str, # what the call is for (the trace's name for it)
@@ -913,20 +911,25 @@ class LLM:
                  stats=None, # the collection's `TermStats`, or a function giving them: for the offline provider, a model never sees them
                 ) -> tuple[str, LLMCall]:
         "The model's reply text and the call's record; never raises: on failure the text is empty and `call.ok` False."
-        litellm, t0, attempts = _litellm(), time.perf_counter(), 0
+        t0, attempts = time.perf_counter(), 0
         delays = backoff_delays(self.settings.llm_max_retries, self.backoff)
         def done(text, ok, note=None):
             return text, LLMCall(task=task, model=self.model, ms=(time.perf_counter() - t0) * 1000, ok=ok, note=note, attempts=attempts)
         while True:
             attempts += 1
             try:
-                r = litellm.completion(model=self.model, messages=messages, **self._kwargs(stats))
-                text = r.choices[0].message.content or ""
+                text = self._reply(messages, stats)
                 return done(text, True) if text.strip() else done("", False, "empty reply")
             except Exception as e:
                 if not is_transient(e): return done("", False, _why(e))
                 if attempts > len(delays): return done("", False, f"gave up after {attempts} attempts: {_why(e)}")
                 time.sleep(min(max(delays[attempts - 1], retry_after(e) or 0), self.settings.llm_timeout))
+
+    def _reply(self, messages, stats) -> str:
+        "One attempt: the offline provider answers here, in this process (litellm is not even imported); any other model through litellm."
+        if self.offline: return offline_reply(messages, self.embedder, stats)   # a prompt it cannot read: a ValueError, not retried
+        r = _litellm().completion(model=self.model, messages=messages, **self._kwargs())
+        return r.choices[0].message.content or ""
 
     def structured(self, task:str, # what the call is for
                    messages:list[dict], # the prompt; it asks for JSON
@@ -951,6 +954,6 @@ _WARM_UP = [{"role": "system", "content": "<task>decision</task>"}, {"role": "us
 # %% ../nbs/14_llm.ipynb #1a7abec7
 @patch
 def load(self:LLM) -> "LLM":
-    "Import litellm and make one call of the offline provider (local, free), so that litellm's first-call work is done too; returns the LLM."
-    _litellm().completion(model=OFFLINE_MODEL, messages=_WARM_UP)
+    "For a model: import litellm and make one call of the offline provider through it (local, free), so that litellm's first-call work is done too. The offline model needs neither. Returns the LLM."
+    if not self.offline: _litellm().completion(model=OFFLINE_MODEL, messages=_WARM_UP)
     return self

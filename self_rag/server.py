@@ -305,7 +305,7 @@ async def rag_answer(self:SelfRagServer,
 # %% ../nbs/21_server.ipynb #b6142294
 @patch
 def preload(self:SelfRagServer) -> threading.Thread:
-    "Compile the graph, import litellm and count the default collection's term statistics in a background thread, so that the first `rag_answer` waits for none of them."
+    "Compile the graph, import litellm (for a configured model) and count the default collection's term statistics in a background thread, so that the first `rag_answer` waits for none of them."
     def load():
         try:
             self.graph().llm.load()
