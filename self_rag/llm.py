@@ -369,15 +369,22 @@ def _prose_units(text:str) -> list[Unit]:
 # %% ../nbs/14_llm.ipynb #c2b7b47b
 _LIST_ITEM = re.compile(r"^\s*(?:--?[A-Za-z][\w-]*(?:=\S*)?|\$\{[^}\s]*\}?)\s+\S")   # "-w file True if ...": an item of an option list
 
+# %% ../nbs/14_llm.ipynb #f86a8170
+def _goes_on(code:list[str], # the run of code lines so far
+             line:str) -> bool:
+    "Whether `line` goes on the code before it: a bracket is still open (`> state <- c(\"tas\", \"sa\",` and the list's next line), and `line` ends no sentence."
+    s = "\n".join(code)
+    return bool(code) and sum(map(s.count, "([{")) > sum(map(s.count, ")]}")) and not line.rstrip().endswith(".")
+
 # %% ../nbs/14_llm.ipynb #96dda676
 def units(text:str) -> list[Unit]:
-    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page)."
+    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open belongs to it."
     out, prose, code = [], [], []
     def flush_prose(): out.extend(_prose_units(" ".join(prose))); prose.clear()
     def flush_code():   # code inside a sentence ("use\n#define X\nto ensure ...") does not start one
         if code: out.append(Unit("\n".join(code), True, True, not out or out[-1].ends)); code.clear()
     for line in (text or "").splitlines():
-        if is_code_line(line): flush_prose(); code.append(line.strip())
+        if is_code_line(line) or _goes_on(code, line): flush_prose(); code.append(line.strip())
         elif line.strip():
             flush_code()
             if _LIST_ITEM.match(line) and prose and prose[-1].rstrip().endswith((".", ":")): flush_prose()
@@ -647,6 +654,11 @@ def _unsaid(u:Unit, said:set[str]) -> bool:
     t = one_line(u.text).lower()
     return t not in said and not said.add(t)
 
+# %% ../nbs/14_llm.ipynb #955432d8
+def _announces(u:Unit) -> bool:
+    "A sentence that only announces what comes next (`...using the factor() function:`): prose whose one colon ends it."
+    return not u.code and u.text.endswith(":") and u.text.count(":") == 1
+
 # %% ../nbs/14_llm.ipynb #82d8723e
 def _passages(docs:list[dict]) -> list[tuple[int, list[Unit]]]:
     "Each document's index and units, without units an earlier document already gave (parents overlap); a one-line command stays, as part of its sentence (the answer quotes it once)."
@@ -744,7 +756,7 @@ def offline_generate(question:str, # the question
         a, b = _quote(us, i)
         span = [j for j in range(a, b + 1) if (doc, j) not in used and _unsaid(us[j], said)]
         used.update((doc, j) for j in range(a, b + 1))
-        if not span: return False
+        if not span or _announces(us[span[-1]]): return False   # nothing new, or a sentence whose point, what it announces, is not quoted
         text = us[span[0]].text
         for j in span[1:]: text += ("\n" if us[j].code or us[j - 1].code else " ") + us[j].text
         lines.append(f"{text} [Doc {doc}]"); quoted.add(doc)
