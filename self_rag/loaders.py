@@ -24,8 +24,8 @@ from pypdf import PasswordType, PdfReader
 from .config import Settings
 
 # %% auto #0
-__all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT',
-           'SUPPORTED_SUFFIXES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError',
+__all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS',
+           'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError',
            'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError',
            'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where',
            'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
@@ -488,32 +488,62 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
     return _merge_short(parts)
 
 # %% ../nbs/04_loaders.ipynb #cab08277
+NAV_WORDS = 3  # a block with two links or more, half its letters in them, and no more words than this in a row outside them is navigation (chosen before it was measured)
+
 class _HTMLText(HTMLParser):
-    "Visible text, title and heading positions of an HTML document."
+    "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
     SKIP = {"script", "style", "noscript", "template", "svg"}
     BLOCK = {"p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "h1", "h2", "h3", "h4", "h5", "h6",
              "ul", "ol", "table", "pre", "blockquote", "figure", "form", "hr", "dl"}
+    FRAMED = BLOCK - {"hr"} | {"li", "td"}   # blocks that close: the ones judged as navigation
     LINE = {"br", "li", "tr", "dt", "dd", "caption"}
     HEADING = re.compile(r"h[1-6]")
-    def __init__(self):
+    def __init__(self, navigation:bool=False):
         super().__init__(convert_charrefs=True)
         self.out, self.title, self.skip, self.pre, self.in_title = [], [], 0, 0, False
         self.size, self.headings = 0, []  # characters written; (level, start, end) of each heading in `text()`
+        self.navigation, self.frames, self.in_link, self.counts = navigation, [], 0, [0, 0, 0]   # letters, letters in links, links
+        self.run = 0   # words in a row outside links, in this block
     def _put(self, s): self.out.append(s); self.size += len(s)
+    def _open(self, tag, attrs):
+        a = dict(attrs)
+        marked = tag == "nav" or a.get("role") == "navigation"
+        self.frames.append((tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked, [0]))   # the last: its longest run
+    def _close(self, tag):
+        "Close the innermost open `tag` (and blocks left open inside it); drop it if it is navigation."
+        at = next((k for k in range(len(self.frames) - 1, -1, -1) if self.frames[k][0] == tag), None)
+        if at is None: return
+        _, n_out, size, n_head, before, marked, (run,) = self.frames[at]
+        del self.frames[at:]
+        letters, linked, links = (now - was for now, was in zip(self.counts, before))
+        if self.navigation or not (marked or links >= 2 and 2 * linked >= letters and run <= NAV_WORDS): return
+        del self.out[n_out:], self.headings[n_head:]
+        self.size, self.counts = size, list(before)   # the blocks around it count it no more
     def _tag(self, tag, opening):
         if tag in self.SKIP: self.skip += 1 if opening else -1 if self.skip else 0
         elif tag == "title": self.in_title = opening
         elif tag == "pre": self.pre += 1 if opening else -1 if self.pre else 0
         heading = self.HEADING.fullmatch(tag) and not self.skip
         if heading and not opening and self.headings and self.headings[-1][2] is None: self.headings[-1] = (*self.headings[-1][:2], self.size)
-        if tag in self.BLOCK: self._put("\n\n")
-        elif tag in self.LINE and opening: self._put("\n")
+        if tag in self.BLOCK: self._put("\n\n"); self.run = 0
+        elif tag in self.LINE and opening: self._put("\n"); self.run = 0
         if heading and opening: self.headings.append((int(tag[1]), self.size, None))
-    def handle_starttag(self, tag, attrs): self._tag(tag, True)
-    def handle_endtag(self, tag): self._tag(tag, False)
+    def handle_starttag(self, tag, attrs):
+        if tag == "a" and not self.skip: self.in_link += 1; self.counts[2] += 1; self.run = 0
+        self._tag(tag, True)
+        if tag in self.FRAMED and not self.skip: self._open(tag, attrs)
+    def handle_endtag(self, tag):
+        if tag == "a": self.in_link = max(0, self.in_link - 1)
+        if tag in self.FRAMED and not self.skip: self._close(tag)
+        self._tag(tag, False)
     def handle_data(self, data):
         if self.skip: return
         if self.in_title: self.title.append(data); return
+        n = sum(map(str.isalnum, data))
+        self.counts[0] += n; self.counts[1] += n if self.in_link else 0
+        if not self.in_link and (words := len(data.split())):
+            self.run += words
+            for f in self.frames: f[6][0] = max(f[6][0], self.run)
         if not self.pre:
             data = re.sub(r"\s+", " ", data)
             if not self.out or self.out[-1].endswith("\n"): data = data.lstrip()
@@ -522,8 +552,9 @@ class _HTMLText(HTMLParser):
 
 # %% ../nbs/04_loaders.ipynb #c3496ae6
 def html_text(html:str) -> tuple[str | None, str]:
-    "(title, visible text) of an HTML document."
+    "(title, visible text) of an HTML document, without its navigation unless that is all it holds."
     p = _HTMLText(); p.feed(html); p.close()
+    if not p.text().strip(): p = _HTMLText(navigation=True); p.feed(html); p.close()   # a page of links only: its links are its text
     return " ".join("".join(p.title).split()) or None, p.text()
 
 # %% ../nbs/04_loaders.ipynb #1401699f
