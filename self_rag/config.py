@@ -45,7 +45,7 @@ class Settings(BaseSettings):
 
     # Document limits
     max_file_mb: float = Field(200, gt=0, description="Largest document file loaded, in MB; bigger files are refused with TooLargeError (a 1 GB CSV would take hours to embed)")
-    max_unzipped_mb: float = Field(1024, gt=0, description="Largest total a ZIP-based document (DOCX, XLSX, PPTX, ODF, EPUB) may unpack to, in MB, by its declared member sizes: a guard against ZIP bombs")
+    max_unzipped_mb: float = Field(1024, gt=0, description="Largest total a ZIP-based document (DOCX, XLSX, PPTX, ODF, EPUB) may unpack to, in MB, by its declared member sizes, and the most a gzip-compressed document (.gz) may unpack to: a guard against ZIP and gzip bombs")
     max_zip_ratio: float = Field(200, gt=1, description="Largest compression ratio of one member over 1 MiB in a ZIP-based document (legitimate files stay under about 35x)")
     ocr_languages: str = Field("eng", min_length=1, description="Tesseract languages for scanned pages and images, joined by '+' (e.g. eng+deu); each needs its package, e.g. tesseract-ocr-deu")
     ocr_timeout: float = Field(120, gt=0, description="Seconds Tesseract may take for one page")

@@ -5,11 +5,11 @@
 # %% ../nbs/04_loaders.ipynb #2d975ebf
 from __future__ import annotations
 
-import codecs, errno, importlib, logging, os, re, shutil, subprocess, threading, unicodedata, warnings, zipfile
+import codecs, errno, gzip, importlib, logging, os, re, shutil, subprocess, tempfile, threading, unicodedata, warnings, zipfile, zlib
 from collections import Counter
 from contextlib import closing, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path, PurePath
 from typing import Callable, Iterator, NamedTuple
@@ -683,6 +683,14 @@ def looks_like_text(head:bytes) -> bool:
 # %% ../nbs/04_loaders.ipynb #9c6517e4
 _HTML_START = re.compile(rb"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)   # XHTML starts with an XML declaration
 
+def _sniff(head:bytes, path:Path | None, text:bool) -> Format | None:
+    suffix = next((s for magic, s in _MAGIC if head.startswith(magic)), None)
+    if suffix is None and b"%PDF-" in head[:1024]: suffix = ".pdf"
+    if suffix is None and path and head.startswith(b"PK\x03\x04"): suffix = _zip_suffix(path)
+    if suffix is None and text and looks_like_text(head):
+        suffix = ".html" if _HTML_START.match(head) else ".txt"
+    return _FORMATS.get(suffix)
+
 def sniff_format(path:Path, # a file whose name says nothing of its format
                  text:bool=True, # whether text (plain or HTML) counts: only for files without a suffix
                 ) -> Format | None:
@@ -690,16 +698,24 @@ def sniff_format(path:Path, # a file whose name says nothing of its format
     try:
         with open(path, "rb") as f: head = f.read(4096)
     except OSError: return None
-    suffix = next((s for magic, s in _MAGIC if head.startswith(magic)), None)
-    if suffix is None and b"%PDF-" in head[:1024]: suffix = ".pdf"
-    if suffix is None and head.startswith(b"PK\x03\x04"): suffix = _zip_suffix(path)
-    if suffix is None and text and looks_like_text(head):
-        suffix = ".html" if _HTML_START.match(head) else ".txt"
-    return _FORMATS.get(suffix)
+    return _sniff(head, path, text)
 
 # %% ../nbs/04_loaders.ipynb #deda0d42
+def _gzip_head(path:Path) -> bytes:
+    "The first 4 KB a gzip file unpacks to; nothing if it is no gzip file."
+    try:
+        with gzip.open(path, "rb") as f: return f.read(4096)
+    except (OSError, EOFError, zlib.error): return b""
+
+def _gzipped_format(path:Path) -> Format | None:
+    "The format of the document a gzip file holds: by the name under `.gz` (`README.md.gz`), or by its first bytes when that has no suffix (`changelog.gz`)."
+    inner = Path(path.stem)
+    if inner.name in CODE_NAMES: return CODE_FORMAT
+    return _FORMATS.get(inner.suffix.lower()) if inner.suffix else _sniff(_gzip_head(path), None, text=True)
+
 def format_of(path:Path) -> Format | None:
-    "The format `path` is loaded as: by its suffix; as code by its name or `#!` line; else by its first bytes (`sniff_format`); None if unsupported."
+    "The format `path` is loaded as: by its suffix; as code by its name or `#!` line; else by its first bytes (`sniff_format`); a gzip file's by what it holds; None if unsupported."
+    if path.suffix.lower() == ".gz": return _gzipped_format(path)
     if path.name in CODE_NAMES or (not path.suffix and code_language(path)): return CODE_FORMAT
     return _FORMATS.get(path.suffix.lower()) or sniff_format(path, text=not path.suffix)
 
@@ -718,7 +734,7 @@ def path_problem(path:Path) -> LoadError | None:
     if format_of(path) is None:
         documents = ", ".join(s for s, f in _FORMATS.items() if f.kind != "code")
         return UnsupportedFormatError(path, f"has the unsupported suffix {path.suffix or '(none)'!r}: self_rag loads {documents}, and source code and config files "
-                                            f"({len(set(CODE_LANGUAGES.values()))} languages, see SUPPORTED_SUFFIXES). Convert it to one of those first")
+                                            f"({len(set(CODE_LANGUAGES.values()))} languages, see SUPPORTED_SUFFIXES), each also gzip-compressed (.gz). Convert it to one of those first")
     if path.stat().st_size == 0: return EmptyDocumentError(path, "is empty (0 bytes): nothing to load")
     return None
 
@@ -736,17 +752,37 @@ def _loader(fmt:Format) -> Callable:
     return getattr(importlib.import_module(module), name)
 
 # %% ../nbs/04_loaders.ipynb #88268b05
+def _gunzip(path:Path, to:Path, limit:float):
+    "Unpack the gzip file `path` into `to`, stopping at `limit` bytes: a gzip bomb is a TooLargeError, damaged bytes a CorruptDocumentError."
+    try:
+        with gzip.open(path, "rb") as src, open(to, "wb") as dst:
+            while chunk := src.read(1 << 20):
+                if dst.tell() + len(chunk) > limit: raise TooLargeError(path, f"unpacks to more than {limit / 2**20:,.0f} MiB (limit MAX_UNZIPPED_MB): a gzip bomb, or a document too large to index")
+                dst.write(chunk)
+    except (gzip.BadGzipFile, EOFError, zlib.error) as e:
+        raise CorruptDocumentError(path, f"is no whole gzip file ({e}): it is damaged or cut short; unpack it with gunzip to see") from e
+
+def _gunzipped(path:Path, settings:Settings, window:int) -> Iterator[list[Page]]:
+    "The pieces of the document a gzip file holds, unpacked (within MAX_UNZIPPED_MB) into a temporary file of the name under `.gz`; its Pages and errors name the gzip file."
+    with tempfile.TemporaryDirectory(prefix="self_rag-gunzip-") as d:
+        inner = Path(d, path.stem)
+        _gunzip(path, inner, settings.max_unzipped_mb * 2**20)
+        try:
+            for piece in document_pieces(inner, settings, window): yield [replace(p, source=path.name, path=str(path)) for p in piece]
+        except LoadError as e: raise type(e)(path, e.reason) from e
+
 def document_pieces(path:str | os.PathLike, # the file
                     settings:Settings | None=None, # limits and OCR; unset = read from the environment
                     window:int=PDF_WINDOW, # a PDF's physical pages per piece
                    ) -> Iterator[list[Page]]:
-    "The Pages of one file in pieces, each loaded when asked for: a PDF `window` pages at a time, any other file whole; a LoadError subclass says why not."
+    "The Pages of one file in pieces, each loaded when asked for: a PDF `window` pages at a time, any other file whole (a gzip file: what it holds); a LoadError subclass says why not."
     path = Path(path).absolute()
     if problem := path_problem(path): raise problem
     settings, fmt = settings or Settings(), format_of(path)
     try:
         if problem := _too_large(path, settings): raise problem
-        if fmt.loader is load_pdf: yield from pdf_windows(path, settings, window)
+        if path.suffix.lower() == ".gz": yield from _gunzipped(path, settings, window)
+        elif fmt.loader is load_pdf: yield from pdf_windows(path, settings, window)
         else: yield _loader(fmt)(path, settings) if fmt.settings else _loader(fmt)(path)
     except OSError as e: raise UnreadablePathError(path, f"cannot be read ({e.strerror or e}): check its permissions and the disk") from e
 

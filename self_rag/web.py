@@ -357,10 +357,10 @@ def check_upload(name:str, # the safe name
                  size:int) -> None:
     "Refuse an uploaded file that cannot be a document: an `HTTPException` with the status and the reason."
     if size == 0: raise HTTPException(400, f"{name} is empty (0 bytes): nothing to index.")
-    suffix = Path(name).suffix.lower()
+    suffix = Path(name[:-3] if name.lower().endswith(".gz") else name).suffix.lower()   # a gzip file: the document it holds
     if suffix not in SUPPORTED_SUFFIXES:
-        raise HTTPException(415, f"{name}: {suffix or 'no suffix'} is not a format self_rag reads. Supported: {', '.join(sorted(set(SUPPORTED_SUFFIXES)))}.")
-    if suffix == ".pdf" and b"%PDF-" not in head[:1024]:
+        raise HTTPException(415, f"{name}: {suffix or 'no suffix'} is not a format self_rag reads. Supported: {', '.join(sorted(set(SUPPORTED_SUFFIXES)))}, each also as .gz.")
+    if suffix == ".pdf" and not name.lower().endswith(".gz") and b"%PDF-" not in head[:1024]:
         raise HTTPException(422, f"{name} is not a PDF: it does not start with %PDF-. Is it another format renamed?")
 
 # %% ../nbs/21_web.ipynb #71bc4c57
@@ -809,11 +809,13 @@ async def _document_file(request:Request, collection:str, source:str) -> tuple[D
 # %% ../nbs/21_web.ipynb #7f9b77ce
 @api.get("/collections/{collection}/document/file", tags=["documents"], response_class=FileResponse)
 async def document_file(collection:str, source:str, request:Request):
-    "The document's original file, with its content type (sandboxed: an HTML document's scripts do not run)."
+    "The document's original file, with its content type (sandboxed: an HTML document's scripts do not run); a gzip file as the document it holds, which the browser unpacks."
     info, path = await _document_file(request, collection, source)
-    kind = mimetypes.guess_type(path.name)[0] or ("text/markdown" if path.suffix.lower() in (".md", ".markdown") else "application/octet-stream")
-    return FileResponse(path, media_type=kind, filename=path.name, content_disposition_type="inline",
-                        headers={"Content-Security-Policy": "sandbox", "X-Content-Type-Options": "nosniff"})
+    gz = path.suffix.lower() == ".gz"
+    inner = Path(path.stem) if gz else path
+    kind = mimetypes.guess_type(inner.name)[0] or ("text/markdown" if inner.suffix.lower() in (".md", ".markdown") else "application/octet-stream")
+    headers = {"Content-Security-Policy": "sandbox", "X-Content-Type-Options": "nosniff"} | ({"Content-Encoding": "gzip"} if gz else {})
+    return FileResponse(path, media_type=kind, filename=path.name, content_disposition_type="inline", headers=headers)
 
 # %% ../nbs/21_web.ipynb #16325e99
 def _pdf(path:Path):
