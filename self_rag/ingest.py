@@ -7,7 +7,7 @@ __all__ = ['document_title', 'embed_text', 'file_sha256', 'version_of', 'Indexer
 
 # %% ../nbs/08_ingest.ipynb #74cde622
 import hashlib, itertools, os, queue, re, threading, time, warnings
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
@@ -397,8 +397,8 @@ def ingest(self:Indexer,
     paths = [Path(p) for p in (paths if isinstance(paths, (list, tuple)) else [paths])]
     chunking = self.chunking(c)   # the collection's own chunk sizes
     if not dry_run: self.store.create_collection(c, self.dense.dim); self.recover(c)
-    files, errors = find_documents(paths, glob=glob)
-    report = IngestReport(collection=c, dry_run=dry_run, failed=[Failure(path=str(e.path), reason=e.reason) for e in errors])
+    files, errors = find_documents(paths, glob=glob, ignored=(ignored := Counter()))
+    report = IngestReport(collection=c, dry_run=dry_run, failed=[Failure(path=str(e.path), reason=e.reason) for e in errors], ignored=dict(ignored))
     docs = self.registry(c)["documents"]
     todo, outcome = self._triage(files, docs, force, report)   # outcome: path -> "added", "updated" or "skipped"
     moves, removed = _sync_plan(docs, files, todo, scope or paths, glob, force) if sync else ([], [])

@@ -707,17 +707,24 @@ def _gzip_head(path:Path) -> bytes:
         with gzip.open(path, "rb") as f: return f.read(4096)
     except (OSError, EOFError, zlib.error): return b""
 
+_DOC_NAMES = frozenset("readme changelog changes news install faq todo authors copying license notice hacking contributing thanks bugs history".split())
+
+def _doc_name(path:Path) -> bool:
+    "A conventional name of a project's text documentation, whatever follows it: `README.Debian`, `changelog.Debian.amd64`, `INSTALL.unix`."
+    return path.name.split(".")[0].lower() in _DOC_NAMES
+
 def _gzipped_format(path:Path) -> Format | None:
-    "The format of the document a gzip file holds: by the name under `.gz` (`README.md.gz`), or by its first bytes when that has no suffix (`changelog.gz`)."
+    "The format of the document a gzip file holds: by the name under `.gz` (`README.md.gz`), else by its first bytes (`changelog.gz`, `README.Debian.gz`)."
     inner = Path(path.stem)
     if inner.name in CODE_NAMES: return CODE_FORMAT
-    return _FORMATS.get(inner.suffix.lower()) if inner.suffix else _sniff(_gzip_head(path), None, text=True)
+    if inner.suffix and (fmt := _FORMATS.get(inner.suffix.lower())): return fmt
+    return _sniff(_gzip_head(path), None, text=not inner.suffix or _doc_name(inner))
 
 def format_of(path:Path) -> Format | None:
-    "The format `path` is loaded as: by its suffix; as code by its name or `#!` line; else by its first bytes (`sniff_format`); a gzip file's by what it holds; None if unsupported."
+    "The format `path` is loaded as: by its suffix; as code by its name or `#!` line; else by its first bytes (`sniff_format`: text only without a suffix or under a documentation name, `README.Debian`); a gzip file's by what it holds; None if unsupported."
     if path.suffix.lower() == ".gz": return _gzipped_format(path)
     if path.name in CODE_NAMES or (not path.suffix and code_language(path)): return CODE_FORMAT
-    return _FORMATS.get(path.suffix.lower()) or sniff_format(path, text=not path.suffix)
+    return _FORMATS.get(path.suffix.lower()) or sniff_format(path, text=not path.suffix or _doc_name(path))
 
 # %% ../nbs/04_loaders.ipynb #2e8f20b0
 def _is_link_loop(path:Path) -> bool:
@@ -794,27 +801,29 @@ def load_document(path:str | os.PathLike, # the file
     return [p for piece in document_pieces(path, settings) for p in piece]
 
 # %% ../nbs/04_loaders.ipynb #feaa6ba2
-def _documents_in(folder:Path, glob:str | None, errors:list) -> list[Path]:
-    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`."
+def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter) -> list[Path]:
+    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`, other files counted in `ignored` by suffix."
     found = []
     def unlistable(e): errors.append(UnreadablePathError(e.filename, f"cannot be listed ({e.strerror}): check its permissions"))
     for root, dirs, files in os.walk(folder, onerror=unlistable):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in files:
             p = Path(root, name)
-            if (not name.startswith(".") and format_of(p) is not None
-                and (glob is None or PurePath(p.relative_to(folder)).match(glob))): found.append(p)
+            if name.startswith(".") or glob is not None and not PurePath(p.relative_to(folder)).match(glob): continue
+            if format_of(p) is not None: found.append(p)
+            else: ignored[p.suffix.lower() or "(no suffix)"] += 1
     return found
 
 # %% ../nbs/04_loaders.ipynb #5a9bebb2
 def find_documents(paths:str | os.PathLike | list, # files and folders
                    glob:str | None=None, # keep only files under the folders that match this pattern, e.g. "*.pdf"
+                   ignored:Counter | None=None, # counts, by suffix, the files under the folders in no format self_rag reads
                   ) -> tuple[list[Path], list[LoadError]]:
     "(sorted absolute paths of the documents in `paths`, LoadErrors for the inputs that are none)."
-    found, errors = set(), []
+    found, errors, ignored = set(), [], Counter() if ignored is None else ignored
     for p in [paths] if isinstance(paths, (str, os.PathLike)) else paths:
         p = Path(p).absolute()
-        if p.is_dir(): found.update(_documents_in(p, glob, errors))
+        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored))
         elif problem := path_problem(p): errors.append(problem)
         else: found.add(p)
     return sorted(found), errors

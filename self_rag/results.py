@@ -218,6 +218,7 @@ class IngestReport(BaseModel):
     moved: list[Move] = Field(default_factory=list)   # a sync's renamed or moved files: the registry followed them, nothing re-embedded
     removed: list[str] = Field(default_factory=list)  # a sync's documents whose files are gone, under their display names
     dry_run: bool = False                             # nothing was written: the lists say what a run would do
+    ignored: dict[str, int] = Field(default_factory=dict)  # files under the folders in no format self_rag reads: how many of each suffix
 
     def headline(self) -> str:
         sync = f"{len(self.moved)} moved, {len(self.removed)} removed, " if self.moved or self.removed else ""
@@ -229,7 +230,8 @@ class IngestReport(BaseModel):
         acts = [("would add", n) for n in self.added] + [("would update", n) for n in self.updated] if self.dry_run else []
         acts += [("would move" if self.dry_run else "moved", str(m)) for m in self.moved]
         acts += [("would remove" if self.dry_run else "removed", n) for n in self.removed]
-        return "\n".join([self.headline()] + [f"  {a}: {n}" for a, n in acts] + [f"  failed: {f.path}: {f.reason}" for f in self.failed])
+        ignored = ["  ignored, in no format self_rag reads: " + ", ".join(f"{n} {s}" for s, n in sorted(self.ignored.items(), key=lambda t: -t[1]))] if self.ignored else []
+        return "\n".join([self.headline()] + [f"  {a}: {n}" for a, n in acts] + [f"  failed: {f.path}: {f.reason}" for f in self.failed] + ignored)
 
 # %% ../nbs/02_results.ipynb #32813f3f
 class DocumentInfo(BaseModel):
