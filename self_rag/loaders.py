@@ -492,12 +492,13 @@ NAV_WORDS = 3  # a block with two links or more, half its letters in them, and n
 
 class _HTMLText(HTMLParser):
     "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
-    SKIP = {"script", "style", "noscript", "template", "svg"}
+    SKIP = {"script", "style", "noscript", "template", "svg", "button", "select"}   # code, styles, and controls' labels ("Copy", "Change theme")
     BLOCK = {"p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "h1", "h2", "h3", "h4", "h5", "h6",
              "ul", "ol", "table", "pre", "blockquote", "figure", "form", "hr", "dl"}
     FRAMED = BLOCK - {"hr"} | {"li", "td"}   # blocks that close: the ones judged as navigation
     LINE = {"br", "li", "tr", "dt", "dd", "caption"}
     HEADING = re.compile(r"h[1-6]")
+    CHROME = {"navigation", "menu", "menubar", "toolbar", "search"}   # ARIA roles of a page's furniture
     def __init__(self, navigation:bool=False):
         super().__init__(convert_charrefs=True)
         self.out, self.title, self.skip, self.pre, self.in_title = [], [], 0, 0, False
@@ -507,7 +508,7 @@ class _HTMLText(HTMLParser):
     def _put(self, s): self.out.append(s); self.size += len(s)
     def _open(self, tag, attrs):
         a = dict(attrs)
-        marked = tag == "nav" or a.get("role") == "navigation"
+        marked = tag == "nav" or a.get("role") in self.CHROME or "hidden" in a or a.get("aria-hidden") == "true"   # navigation, menus, what is not shown
         self.frames.append((tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked, [0]))   # the last: its longest run
     def _close(self, tag):
         "Close the innermost open `tag` (and blocks left open inside it); drop it if it is navigation."
