@@ -104,13 +104,25 @@ function stepItem(s) {
     s.llm_calls ? el("span", { class: "ms" }, ` · ${s.llm_calls} model call${s.llm_calls > 1 ? "s" : ""}`) : null,
     info ? el("div", { class: "info" }, info) : null, ...(s.notes || []).map((n) => el("div", { class: "muted" }, n)));
 }
+// A model writes Markdown; the extractive answer quotes document lines (R prompts, "#" comments, "*" bullets). Both stay
+// line by line: only fenced code, **bold** and `code` spans are rendered, and each [Doc N] becomes its citation.
+const INLINE = /(\[Doc \d+\]|`[^`\n]+`|(?<![\w*])\*\*(?=\S)[^*\n]+?(?<=\S)\*\*(?![\w*]))/;
+function inlineNodes(text, cite) {
+  return text.split(INLINE).filter(Boolean).map((part) => {
+    const m = part.match(/^\[Doc (\d+)\]$/);
+    if (m) return cite(part, +m[1]);
+    if (/^`[^`]+`$/.test(part)) return el("code", {}, part.slice(1, -1));
+    if (/^\*\*[^*]+\*\*$/.test(part) && part.length > 4) return el("strong", {}, ...inlineNodes(part.slice(2, -2), cite));
+    return part;
+  });
+}
 function answerText(a, c) {
   const byDoc = Object.fromEntries(a.citations.map((x) => [x.doc, x]));
+  const cite = (part, n) => { const x = byDoc[n];
+    return x ? el("button", { type: "button", class: "cite", title: `${x.source}, ${place(x)}`, onclick: () => openSource(c, x, x.quote) }, part) : part; };
   const out = el("div", { class: "text" });
-  for (const part of a.answer.split(/(\[Doc \d+\])/)) {
-    const m = part.match(/^\[Doc (\d+)\]$/), x = m && byDoc[+m[1]];
-    out.append(x ? el("button", { type: "button", class: "cite", title: `${x.source}, ${place(x)}`, onclick: () => openSource(c, x, x.quote) }, part) : part);
-  }
+  a.answer.split(/^```[^\n]*\n([\s\S]*?)^```[ \t]*$/m).forEach((b, i) =>   // odd pieces: the code of a fenced block
+    out.append(...(i % 2 ? [el("pre", { class: "code" }, el("code", {}, b.replace(/\n$/, "")))] : inlineNodes(i ? b.replace(/^\n/, "") : b, cite))));
   return out;
 }
 function showAnswer(a, c, box = $("#answer")) {
