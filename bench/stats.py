@@ -8,6 +8,8 @@ the documents' counts together; when the documents change, only the new ones are
 - full: every document counted, nothing remembered (what a first question after start-up pays);
 - add: one small Markdown file ingested into the collection, then the statistics brought up to date;
 - delete: that file deleted again, then the statistics brought up to date (nothing to read);
+- disk: what a new process pays when an earlier one kept each document's counts in DATA_DIR/stats (the `cache` of
+  `collection_stats`): the files read back, nothing read from the store;
 and, at each of the two states, a full count from scratch as the baseline of the ratio. Each incremental result is
 checked against its full count (the same counts, pairs, documents). The added file is removed again even on failure.
 Figures are wall-clock medians on whatever machine runs it; compare the ratios, measured in one process.
@@ -38,12 +40,15 @@ def full(store, collection="eval"):
     return collection_stats(store, collection)
 
 def measure(engine, reps: int) -> dict:
-    "Median seconds of the full count, of the update after an added file and after its deletion, and of a full count at each state."
-    store, out = engine.store, {"full": [], "add": [], "add_full": [], "delete": [], "delete_full": []}
+    "Median seconds of the full count, of reading the counts back from disk, of the update after an added file and after its deletion, and of a full count at each state."
+    store, out = engine.store, {"full": [], "disk": [], "add": [], "add_full": [], "delete": [], "delete_full": []}
     with tempfile.TemporaryDirectory() as tmp:
-        note = Path(tmp) / "bench-stats-note.md"; note.write_text(NOTE)
+        note, cache = Path(tmp) / "bench-stats-note.md", Path(tmp) / "stats"; note.write_text(NOTE)
         for _ in range(reps):
             t, base = timed(lambda: full(store)); out["full"].append(t)
+            _STATS.pop(store, None); collection_stats(store, "eval", cache)   # counted once more, and kept on disk
+            _STATS.pop(store, None); t, kept = timed(lambda: collection_stats(store, "eval", cache)); out["disk"].append(t)
+            assert same(kept, base), "the statistics read back from disk differ from a full count"
             engine.ingest([note], collection="eval")
             try:
                 t, inc = timed(lambda: collection_stats(store, "eval")); out["add"].append(t)
@@ -56,9 +61,10 @@ def measure(engine, reps: int) -> dict:
     return {k: statistics.median(v) for k, v in out.items()} | {"passages": base.n, "documents": len(base.sizes)}
 
 def table(res: dict) -> str:
-    lines = [f"{'set':10s} {'passages':>9s} {'docs':>5s} {'full s':>8s} {'add s':>8s} {'x full':>7s} {'delete s':>9s} {'x full':>7s}", "-" * 70]
+    lines = [f"{'set':10s} {'passages':>9s} {'docs':>5s} {'full s':>8s} {'disk s':>7s} {'x full':>7s} {'add s':>8s} {'x full':>7s} {'delete s':>9s} {'x full':>7s}", "-" * 86]
     for name, r in res.items():
-        lines.append(f"{name:10s} {r['passages']:9d} {r['documents']:5d} {r['full']:8.3f} {r['add']:8.3f} {r['add'] / r['add_full']:7.3f} "
+        lines.append(f"{name:10s} {r['passages']:9d} {r['documents']:5d} {r['full']:8.3f} {r['disk']:7.3f} {r['disk'] / r['full']:7.3f} "
+                     f"{r['add']:8.3f} {r['add'] / r['add_full']:7.3f} "
                      f"{r['delete']:9.4f} {r['delete'] / r['delete_full']:7.4f}")
     return "\n".join(lines)
 

@@ -109,6 +109,11 @@ class Settings(BaseSettings):
         return self.data_dir / "models"
 
     @property
+    def stats_dir(self) -> Path:
+        "Where each document version's term statistics are kept, so that a new process does not count them again."
+        return self.data_dir / "stats"
+
+    @property
     def store_dir(self) -> Path:
         "Where the embedded Qdrant Edge shards live."
         return self.data_dir / "qdrant"

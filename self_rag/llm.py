@@ -7,16 +7,17 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'SILENCE', 'VECTO
            'QUOTED_EXAMPLE_WORDS', 'RELEVANCE_THRESHOLD', 'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS',
            'OTHER_DOCUMENTS', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade', 'SupportGrade',
            'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays', 'retry_after', 'arithmetic',
-           'acknowledges', 'chat_reply', 'offline_decision', 'TermStats', 'collection_stats', 'code_tokens', 'Unit',
-           'is_code_line', 'units', 'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence',
-           'file_format', 'own_names', 'is_common', 'question_names', 'question_phrases', 'absent_names', 'asked_thing',
-           'names_thing', 'refusal', 'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate',
-           'answer_claims', 'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields',
-           'offline_reply', 'LLM']
+           'acknowledges', 'chat_reply', 'offline_decision', 'stable_key', 'TermStats', 'collection_stats',
+           'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence', 'evidence_score',
+           'relevance_evidence', 'file_format', 'own_names', 'is_common', 'question_names', 'question_phrases',
+           'absent_names', 'asked_thing', 'names_thing', 'refusal', 'offline_relevance', 'unit_scores',
+           'with_neighbours', 'offline_generate', 'answer_claims', 'offline_support', 'offline_usefulness',
+           'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
-import ast, difflib, functools, html, itertools, json, math, mimetypes, operator, os, re, threading, time, weakref
+import ast, difflib, functools, hashlib, html, itertools, json, logging, math, mimetypes, operator, os, re, threading, time, weakref, zipfile
 from collections import Counter
+from pathlib import Path
 from typing import Iterable, Literal, NamedTuple, Optional
 
 import numpy as np
@@ -209,14 +210,19 @@ def offline_decision(question:str) -> dict:
     return {"thought": "A question about the documents' content: retrieve.", "answer": "YES"}
 
 # %% ../nbs/14_llm.ipynb #da97f72e
+def stable_key(text:str) -> int:
+    "A signed 64-bit key of `text`, the same in every process (Python's `hash` of a string changes with each): statistics kept on disk stay valid."
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
+
 _OPEN_COMPOUND = re.compile(r"(?<![\w-])([A-Za-z]{3,})(?:\s+|-)(?=([A-Za-z]{3,})(?![\w-]))")   # two words of 3+ letters, a space or hyphen between
 
 def _joined_keys(text:str) -> list[int]:
     "Keys of the words `text` writes as two side by side (`note pad`, `entry-point`), each pair joined into one lower-case word, as written; no stopword (`test that` is no `testthat`)."
-    return [hash((a + b).lower()) for a, b in _OPEN_COMPOUND.findall(text) if not {a.lower(), b.lower()} & STOPWORDS]
+    return [stable_key((a + b).lower()) for a, b in _OPEN_COMPOUND.findall(text) if not {a.lower(), b.lower()} & STOPWORDS]
 
 # %% ../nbs/14_llm.ipynb #2efca117
-def _pair_keys(terms:list[str]) -> list[int]: return [hash(p) for p in zip(terms, terms[1:])]   # Python's hash: valid in this process, as the statistics are
+def _pair_keys(terms:list[str]) -> list[int]: return [stable_key(f"{a} {b}") for a, b in zip(terms, terms[1:])]
+def _held_key(source:str, term:str) -> int: return stable_key(f"{source}\x00{term}")
 def _in(keys:np.ndarray, # sorted
         k:int) -> bool:
     j = np.searchsorted(keys, k)
@@ -245,7 +251,7 @@ class TermStats:
             terms = content_terms(t)
             df.update(set(terms)); n += 1
             keys["pairs"].append(_pair_keys(terms)); keys["joined"].append(_joined_keys(t))
-            if s is not None: sizes[s] += 1; keys["held"].append([hash((s, term)) for term in set(terms)])
+            if s is not None: sizes[s] += 1; keys["held"].append([_held_key(s, term) for term in set(terms)])
         return cls(dict(df), n, sizes=sizes, **{k: np.unique(np.fromiter(itertools.chain.from_iterable(v), np.int64)) for k, v in keys.items()})
 
     def idf(self, term:str) -> float:
@@ -261,13 +267,13 @@ class TermStats:
     def writes_apart(self, word:str, # a lower-case word
                     ) -> bool:
         "Whether some passage writes `word` as two words side by side, with a space or a hyphen (`notepad` as `note pad`)."
-        return _in(self.joined, hash(word))
+        return _in(self.joined, stable_key(word))
 
     def document_holds(self, source:str, # a document's source
                        term:str, # a content term (stemmed)
                       ) -> Optional[bool]:
         "Whether some passage of the document `source` holds `term`; None when the statistics do not know that document."
-        return _in(self.held, hash((source, term))) if source in self.sizes else None
+        return _in(self.held, _held_key(source, term)) if source in self.sizes else None
 
     def silent_on(self, source:str, # a document's source
                   term:str, # a content term (stemmed)
@@ -275,6 +281,21 @@ class TermStats:
         "Whether the document `source` never holds `term` though, were it about it, it would: as many passages drawn from the collection would hold it but with chance (1 - df / n) ** passages below `SILENCE`."
         if self.document_holds(source, term) is not False: return False
         return (1 - self.df.get(term, 0) / max(self.n, 1)) ** self.sizes[source] < SILENCE
+
+    def save(self, path:Path):
+        "Write a document's statistics to `path` (an .npz file, written whole or not at all), for `TermStats.load` in another process."
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp.npz")
+        np.savez(tmp, terms=np.array(list(self.df), dtype=str), counts=np.fromiter(self.df.values(), np.int64, len(self.df)),
+                 n=self.n, pairs=self.pairs, joined=self.joined)
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path:Path) -> Optional["TermStats"]:
+        "A document's statistics as `save` wrote them; None if the file is missing or unreadable."
+        try:
+            with np.load(path) as z: return cls(dict(zip(z["terms"].tolist(), z["counts"].tolist())), int(z["n"]), z["pairs"], z["joined"])
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile): return None
 
     def __repr__(self): return f"TermStats({self.n} passages, {len(self.df)} terms)"
 
@@ -286,16 +307,37 @@ def combined(cls:TermStats, docs:dict, # a document's name -> its own `TermStats
     df, parts = Counter(), [t for t in docs.values() if t.n]
     for t in parts: df.update(t.df)
     union = lambda a: np.unique(np.concatenate([getattr(t, a) for t in parts] + [np.zeros(0, np.int64)]))
-    held = np.unique(np.fromiter((hash((s, term)) for s, t in docs.items() for term in t.df), np.int64))
+    held = np.unique(np.fromiter((_held_key(s, term) for s, t in docs.items() for term in t.df), np.int64))
     return cls(dict(df), sum(t.n for t in parts), union("pairs"), union("joined"), held, Counter({s: t.n for s, t in docs.items() if t.n}))
 
-# %% ../nbs/14_llm.ipynb #73a019ca
+# %% ../nbs/14_llm.ipynb #73cf57bd
+def _stats_file(cache:Path, collection:str, version:str) -> Path:
+    "Where a document version's statistics are kept: names hashed, since a version holds its file's name (any length, any characters)."
+    digest = lambda s: hashlib.sha1(s.encode()).hexdigest()[:20]
+    return cache/digest(collection)/f"{digest(version)}.npz"
+
+def _counted_before(cache:Optional[Path], collection:str, versions:Iterable[str]) -> dict:
+    "The statistics of these document versions that an earlier process kept in `cache`."
+    return {} if cache is None else {v: t for v in versions if (t := TermStats.load(_stats_file(cache, collection, v))) is not None}
+
+def _keep(cache:Optional[Path], collection:str, fresh:dict, live:frozenset):
+    "Keep the statistics of the versions just counted in `cache`, and drop those of versions no longer live; a cache that cannot be written is no error."
+    if cache is None: return
+    try:
+        for v, t in fresh.items(): t.save(_stats_file(cache, collection, v))
+        keep = {_stats_file(cache, collection, v).name for v in live}
+        for f in _stats_file(cache, collection, "").parent.glob("*.npz"):
+            if f.name not in keep: f.unlink(missing_ok=True)
+    except OSError as e: logging.getLogger("self_rag.llm").warning("Could not keep term statistics in %s (%s): the next process counts them again.", cache, e)
+
+# %% ../nbs/14_llm.ipynb #163d30ed
 _STATS, _STATS_LOCK = weakref.WeakKeyDictionary(), threading.Lock()
 
 def collection_stats(store, # a `self_rag.store.Store`
                      collection:str,
+                     cache:Optional[Path]=None, # a folder where each document version's counts are kept for the next process (`DATA_DIR/stats`)
                     ) -> Optional[TermStats]:
-    "`TermStats` of the collection's live child chunks, counted once per registry version, each document known by its display name; None when there is no such collection. Only the documents not counted before are read."
+    "`TermStats` of the collection's live child chunks, counted once per registry version, each document known by its display name; None when there is no such collection. Only the documents not counted before, in this process or (with `cache`) another, are read."
     if not store.has_collection(collection): return None
     meta = store.cached_registry(collection)
     live = frozenset(d["version"] for d in meta.get("documents", {}).values())
@@ -303,12 +345,14 @@ def collection_stats(store, # a `self_rag.store.Store`
         known = _STATS.setdefault(store, {})
         if collection not in known or known[collection][0] != live:
             counted = {v: t for v, t in (known[collection][2] if collection in known else {}).items() if v in live}   # a document version's own
+            counted |= _counted_before(cache, collection, live - counted.keys())
             texts = {v: [] for v in live - counted.keys()}
             for page in (store.scroll(collection, versions=sorted(texts), vectors=False) if texts else []):   # those documents' payloads only
                 for p in page: texts[p.payload["version"]].append(p.payload["text"])
-            counted |= {v: TermStats.of(ts) for v, ts in texts.items()}
+            fresh = {v: TermStats.of(ts) for v, ts in texts.items()}
+            _keep(cache, collection, fresh, live)
             cat = catalog(meta)   # a document is known by its display name, as a hit and a relevance prompt name it: two README.md stay two
-            known[collection] = (live, TermStats.combined({cat.names[cat.by_version[v]]: t for v, t in counted.items()}), counted)
+            known[collection] = (live, TermStats.combined({cat.names[cat.by_version[v]]: t for v, t in (counted | fresh).items()}), counted | fresh)
         return known[collection][1]
 
 # %% ../nbs/14_llm.ipynb #b9e806b1

@@ -126,8 +126,8 @@ class Nodes:
         self.pool = ThreadPoolExecutor(max_workers=self.settings.grade_concurrency, thread_name_prefix="grade")
 
     def stats(self, state:State):
-        "The searched collection's term statistics, counted when first needed: by the evidence rules (`relevance_grader`) or the offline provider (`LLM.complete`'s `stats`)."
-        return partial(collection_stats, self.engine.store, state.get("collection") or self.settings.qdrant_collection)
+        "The searched collection's term statistics, counted when first needed (or read from `DATA_DIR/stats`): by the evidence rules (`relevance_grader`) or the offline provider (`LLM.complete`'s `stats`)."
+        return partial(collection_stats, self.engine.store, state.get("collection") or self.settings.qdrant_collection, self.settings.stats_dir)
 
 # %% ../nbs/16_nodes.ipynb #683c035f
 @patch

@@ -310,7 +310,7 @@ def preload(self:SelfRagServer) -> threading.Thread:
         try:
             self.graph().llm.load()
             from self_rag.llm import collection_stats   # what the evidence rules read, for the collection questions go to by default
-            collection_stats(self.engine.store, self.engine.settings.qdrant_collection)
+            collection_stats(self.engine.store, self.engine.settings.qdrant_collection, self.engine.settings.stats_dir)
         except Exception as e: logging.getLogger("self_rag.server").warning("Preloading the answer graph failed (%s); the first rag_answer loads it.", e)
     t = threading.Thread(target=load, name="self_rag-preload", daemon=True)
     t.start()
