@@ -7,15 +7,15 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'SILENCE', 'VECTO
            'QUOTED_EXAMPLE_WORDS', 'RELEVANCE_THRESHOLD', 'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS',
            'OTHER_DOCUMENTS', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade', 'SupportGrade',
            'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays', 'retry_after', 'arithmetic',
-           'acknowledges', 'chat_reply', 'offline_decision', 'stable_key', 'TermStats', 'collection_stats',
-           'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence', 'evidence_score',
-           'relevance_evidence', 'file_format', 'own_names', 'is_common', 'question_names', 'question_phrases',
-           'absent_names', 'asked_thing', 'names_thing', 'refusal', 'offline_relevance', 'unit_scores',
-           'with_neighbours', 'offline_generate', 'answer_claims', 'offline_support', 'offline_usefulness',
-           'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
+           'acknowledges', 'chat_reply', 'offline_decision', 'stable_key', 'TermStats', 'forget_stats',
+           'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence',
+           'evidence_score', 'relevance_evidence', 'file_format', 'own_names', 'is_common', 'question_names',
+           'question_phrases', 'absent_names', 'asked_thing', 'names_thing', 'refusal', 'offline_relevance',
+           'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims', 'offline_support',
+           'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
-import ast, difflib, functools, hashlib, html, itertools, json, logging, math, mimetypes, operator, os, re, threading, time, weakref, zipfile
+import ast, difflib, functools, hashlib, html, itertools, json, logging, math, mimetypes, operator, os, re, shutil, threading, time, weakref, zipfile
 from collections import Counter
 from pathlib import Path
 from typing import Iterable, Literal, NamedTuple, Optional
@@ -319,6 +319,13 @@ def _stats_file(cache:Path, collection:str, version:str) -> Path:
 def _counted_before(cache:Optional[Path], collection:str, versions:Iterable[str]) -> dict:
     "The statistics of these document versions that an earlier process kept in `cache`."
     return {} if cache is None else {v: t for v in versions if (t := TermStats.load(_stats_file(cache, collection, v))) is not None}
+
+def forget_stats(store, # a `self_rag.store.Store`
+                 collection:str,
+                 cache:Optional[Path]=None): # where `collection_stats` kept them
+    "Forget a deleted collection's statistics: those counted in this process, and the files kept in `cache`."
+    with _STATS_LOCK: _STATS.get(store, {}).pop(collection, None)
+    if cache is not None: shutil.rmtree(_stats_file(cache, collection, "").parent, ignore_errors=True)
 
 def _keep(cache:Optional[Path], collection:str, fresh:dict, live:frozenset):
     "Keep the statistics of the versions just counted in `cache`, and drop those of versions no longer live; a cache that cannot be written is no error."

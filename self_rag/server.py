@@ -398,6 +398,8 @@ async def delete_collection(self:SelfRagServer, name:Annotated[str, Field(descri
         with self.writing(), tool_errors():
             docs = self.engine.indexer.documents(c)
             self.engine.store.drop_collection(c)
+            from self_rag.llm import forget_stats   # imported here, as the graph is: start-up stays light
+            forget_stats(self.engine.store, c, self.engine.settings.stats_dir)
         return Deleted(collection=c, documents=docs, chunks=sum(d.chunks for d in docs))
     return await anyio.to_thread.run_sync(work)
 
