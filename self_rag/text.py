@@ -191,8 +191,10 @@ def split_question(question:str) -> Split:
 
 # %% ../nbs/01_text.ipynb #f064c979
 def part_heading(part:str) -> str:
-    "The heading an answer gives one part of the question."
-    return f"**{one_line(part)}**"
+    "The heading an answer gives one part of the question; one that opens with a lower-case function word gets a capital, as the parts after the first do (\"how do I read it?\"), a command or a name is kept as written (`ls -la`, `read.table()`)."
+    text = one_line(part)
+    first = text.split(" ", 1)[0]
+    return f"**{text[:1].upper() + text[1:] if first.islower() and first in STOPWORDS else text}**"
 
 # %% ../nbs/01_text.ipynb #89699e1b
 PART_HEADING = re.compile(r"^[ \t]*\*\*[^\n]*\?\*\*[ \t]*$\n?", re.M)
