@@ -490,6 +490,17 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
 # %% ../nbs/04_loaders.ipynb #cab08277
 NAV_WORDS = 3  # a block with two links or more, half its letters in them, and no more words than this in a row outside them is navigation (chosen before it was measured)
 
+@dataclass
+class _Block:
+    "An open block of an HTML page, as `_HTMLText` judges it when it closes."
+    tag: str
+    start: int         # where its text starts in the parser's output (pieces, characters, headings)
+    size: int
+    headings: int
+    counts: tuple      # the parser's (letters, letters in links, links) when it opened
+    marked: bool       # navigation by its tag or attributes
+    run: int = 0       # the most words in a row outside links inside it
+
 class _HTMLText(HTMLParser):
     "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
     SKIP = {"script", "style", "noscript", "template", "svg", "button", "select"}   # code, styles, and controls' labels ("Copy", "Change theme")
@@ -509,17 +520,17 @@ class _HTMLText(HTMLParser):
     def _open(self, tag, attrs):
         a = dict(attrs)
         marked = tag == "nav" or a.get("role") in self.CHROME or "hidden" in a or a.get("aria-hidden") == "true"   # navigation, menus, what is not shown
-        self.frames.append((tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked, [0]))   # the last: its longest run
+        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked))
     def _close(self, tag):
         "Close the innermost open `tag` (and blocks left open inside it); drop it if it is navigation."
-        at = next((k for k in range(len(self.frames) - 1, -1, -1) if self.frames[k][0] == tag), None)
+        at = next((k for k in range(len(self.frames) - 1, -1, -1) if self.frames[k].tag == tag), None)
         if at is None: return
-        _, n_out, size, n_head, before, marked, (run,) = self.frames[at]
+        b = self.frames[at]
         del self.frames[at:]
-        letters, linked, links = (now - was for now, was in zip(self.counts, before))
-        if self.navigation or not (marked or links >= 2 and 2 * linked >= letters and run <= NAV_WORDS): return
-        del self.out[n_out:], self.headings[n_head:]
-        self.size, self.counts = size, list(before)   # the blocks around it count it no more
+        letters, linked, links = (now - was for now, was in zip(self.counts, b.counts))
+        if self.navigation or not (b.marked or links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS): return
+        del self.out[b.start:], self.headings[b.headings:]
+        self.size, self.counts = b.size, list(b.counts)   # the blocks around it count it no more
     def _tag(self, tag, opening):
         if tag in self.SKIP: self.skip += 1 if opening else -1 if self.skip else 0
         elif tag == "title": self.in_title = opening
@@ -544,7 +555,7 @@ class _HTMLText(HTMLParser):
         self.counts[0] += n; self.counts[1] += n if self.in_link else 0
         if not self.in_link and (words := len(data.split())):
             self.run += words
-            for f in self.frames: f[6][0] = max(f[6][0], self.run)
+            for b in self.frames: b.run = max(b.run, self.run)
         if not self.pre:
             data = re.sub(r"\s+", " ", data)
             if not self.out or self.out[-1].endswith("\n"): data = data.lstrip()
