@@ -771,21 +771,22 @@ def _loader(fmt:Format) -> Callable:
     return getattr(importlib.import_module(module), name)
 
 # %% ../nbs/04_loaders.ipynb #88268b05
-def _gunzip(path:Path, to:Path, limit:float):
-    "Unpack the gzip file `path` into `to`, stopping at `limit` bytes: a gzip bomb is a TooLargeError, damaged bytes a CorruptDocumentError."
+def _gunzip(path:Path, to:Path, settings:Settings):
+    "Unpack the gzip file `path` into `to`, stopping at MAX_UNZIPPED_MB or MAX_FILE_MB, the smaller (the document it holds may be no larger): a gzip bomb is a TooLargeError, damaged bytes a CorruptDocumentError."
+    mb, name = min((settings.max_unzipped_mb, "MAX_UNZIPPED_MB"), (settings.max_file_mb, "MAX_FILE_MB"))
     try:
         with gzip.open(path, "rb") as src, open(to, "wb") as dst:
             while chunk := src.read(1 << 20):
-                if dst.tell() + len(chunk) > limit: raise TooLargeError(path, f"unpacks to more than {limit / 2**20:,.0f} MiB (limit MAX_UNZIPPED_MB): a gzip bomb, or a document too large to index")
+                if dst.tell() + len(chunk) > mb * 2**20: raise TooLargeError(path, f"unpacks to more than {mb:g} MiB (limit {name}): a gzip bomb, or a document too large to index")
                 dst.write(chunk)
     except (gzip.BadGzipFile, EOFError, zlib.error) as e:
         raise CorruptDocumentError(path, f"is no whole gzip file ({e}): it is damaged or cut short; unpack it with gunzip to see") from e
 
 def _gunzipped(path:Path, settings:Settings, window:int) -> Iterator[list[Page]]:
-    "The pieces of the document a gzip file holds, unpacked (within MAX_UNZIPPED_MB) into a temporary file of the name under `.gz`; its Pages and errors name the gzip file."
+    "The pieces of the document a gzip file holds, unpacked (within the limits) into a temporary file of the name under `.gz`; its Pages and errors name the gzip file."
     with tempfile.TemporaryDirectory(prefix="self_rag-gunzip-") as d:
         inner = Path(d, path.stem)
-        _gunzip(path, inner, settings.max_unzipped_mb * 2**20)
+        _gunzip(path, inner, settings)
         try:
             for piece in document_pieces(inner, settings, window): yield [replace(p, source=path.name, path=str(path)) for p in piece]
         except LoadError as e: raise type(e)(path, e.reason) from e
