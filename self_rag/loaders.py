@@ -508,6 +508,7 @@ class _HTMLText(HTMLParser):
              "ul", "ol", "table", "pre", "blockquote", "figure", "form", "hr", "dl"}
     FRAMED = BLOCK - {"hr"} | {"li", "td"}   # blocks that close: the ones judged as navigation
     LINE = {"br", "li", "tr", "dt", "dd", "caption"}
+    CELL = {"td", "th"}
     HEADING = re.compile(r"h[1-6]")
     CHROME = {"navigation", "menu", "menubar", "toolbar", "search"}   # ARIA roles of a page's furniture
     def __init__(self, navigation:bool=False):
@@ -516,6 +517,7 @@ class _HTMLText(HTMLParser):
         self.size, self.headings = 0, []  # characters written; (level, start, end) of each heading in `text()`
         self.navigation, self.frames, self.in_link, self.counts = navigation, [], 0, [0, 0, 0]   # letters, letters in links, links
         self.run = 0   # words in a row outside links, in this block
+        self.cells, self.in_cell = 0, 0   # cells opened in this table row; depth inside a cell
     def _put(self, s): self.out.append(s); self.size += len(s)
     def _open(self, tag, attrs):
         a = dict(attrs)
@@ -537,9 +539,16 @@ class _HTMLText(HTMLParser):
         elif tag == "pre": self.pre += 1 if opening else -1 if self.pre else 0
         heading = self.HEADING.fullmatch(tag) and not self.skip
         if heading and not opening and self.headings and self.headings[-1][2] is None: self.headings[-1] = (*self.headings[-1][:2], self.size)
-        if tag in self.BLOCK: self._put("\n\n"); self.run = 0
-        elif tag in self.LINE and opening: self._put("\n"); self.run = 0
+        if tag in self.CELL: self._cell(opening)
+        elif self.in_cell and (tag in self.BLOCK or tag in self.LINE):   # a paragraph or list inside a cell stays in its row
+            if self.out and not self.out[-1].endswith((" ", "\n")): self._put(" ")
+        elif tag in self.BLOCK: self._put("\n\n"); self.run = 0
+        elif tag in self.LINE and opening: self._put("\n"); self.run = 0; self.cells = 0
         if heading and opening: self.headings.append((int(tag[1]), self.size, None))
+    def _cell(self, opening):
+        "A table cell: the cells of a row on one line, joined by ' | '."
+        if opening and self.cells: self._put("| " if self.out[-1].endswith(" ") else " | ")
+        self.cells += opening; self.in_cell = max(0, self.in_cell + (1 if opening else -1))
     def handle_starttag(self, tag, attrs):
         if tag == "a" and not self.skip: self.in_link += 1; self.counts[2] += 1; self.run = 0
         self._tag(tag, True)
@@ -558,7 +567,7 @@ class _HTMLText(HTMLParser):
             for b in self.frames: b.run = max(b.run, self.run)
         if not self.pre:
             data = re.sub(r"\s+", " ", data)
-            if not self.out or self.out[-1].endswith("\n"): data = data.lstrip()
+            if not self.out or self.out[-1].endswith(("\n", " ")): data = data.lstrip()
         self._put(data)
     def text(self) -> str: return "".join(self.out)
 
