@@ -8,11 +8,11 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'STATS_FORMAT', '
            'OTHER_DOCUMENTS', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade', 'SupportGrade',
            'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays', 'retry_after', 'arithmetic',
            'acknowledges', 'chat_reply', 'offline_decision', 'stable_key', 'TermStats', 'forget_stats',
-           'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'units', 'dense_similarities', 'term_evidence',
-           'evidence_score', 'relevance_evidence', 'file_format', 'own_names', 'is_common', 'question_names',
-           'question_phrases', 'absent_names', 'asked_thing', 'names_thing', 'refusal', 'offline_relevance',
-           'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims', 'offline_support',
-           'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
+           'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'is_table_row', 'table_units', 'units',
+           'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence', 'file_format', 'own_names',
+           'is_common', 'question_names', 'question_phrases', 'absent_names', 'asked_thing', 'names_thing', 'refusal',
+           'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims',
+           'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
 import ast, difflib, functools, hashlib, html, itertools, json, logging, math, mimetypes, operator, os, re, shutil, threading, time, weakref, zipfile
@@ -413,41 +413,93 @@ def is_code_line(line:str) -> bool:
     return 2 * sum(bool(_CODE_WORD.search(w)) for w in words) >= len(words)
 
 # %% ../nbs/14_llm.ipynb #ce9dfab2
-def _prose_units(text:str) -> list[Unit]:
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?=\S)")   # "  - Soft wrapping of text.", "* item", "2. step"
+_RUNS_ON = re.compile(r"(?:,|\band|\bor)\s*$")   # an item that goes on in the next: "Extract elements X[1,3] as a vector, and"
+
+def _prose_units(text:str,
+                 closed:bool=True, # nothing but a new item, a blank line or the passage's end follows (not code the text leads into)
+                ) -> list[Unit]:
+    "The units of a run of prose; an item of a list keeps its marker (\"2.\", \"-\") and starts a sentence, and ends one where it is `closed` and does not run on."
+    m = _BULLET.match(text)
     out = []
-    for s in re.split(rf"{SENTENCE_BREAK.pattern}|\s+(?=•\s)", one_line(text)):
+    for s in re.split(rf"{SENTENCE_BREAK.pattern}|\s+(?=•\s)", one_line(text[m.end():] if m else text)):
         pieces = word_pieces(s)
         out += [Unit(p, False, k == len(pieces) - 1 and p.rstrip("\"')”").endswith((".", "!", "?")), k == 0 and not (p[0].islower() or p[0] in "(,;"))
                 for k, p in enumerate(pieces) if len(p.split()) >= 3]
+    if out and m: out[0] = out[0]._replace(text=f"{m.group(0).strip()} {out[0].text}", starts=True)
+    if out and m and closed and not _RUNS_ON.search(text): out[-1] = out[-1]._replace(ends=True)
     return out
+
 
 # %% ../nbs/14_llm.ipynb #c2b7b47b
 _LIST_ITEM = re.compile(r"^\s*(?:--?[A-Za-z][\w-]*(?:=\S*)?|\$\{[^}\s]*\}?)\s+\S")   # "-w file True if ...": an item of an option list
+
+def _opens_item(line:str, # the next line of prose
+                prose:list[str]) -> bool: # the lines of the sentence so far (at least one)
+    "Whether `line` starts an item of a list: an option or a bullet after a line that ends a sentence or a colon, or a bullet after a bulleted item."
+    ended = prose[-1].rstrip().endswith((".", ":", "!", "?", ";"))
+    return bool(ended and (_LIST_ITEM.match(line) or _BULLET.match(line)) or _BULLET.match(line) and _BULLET.match(prose[0]))
+
 
 # %% ../nbs/14_llm.ipynb #f86a8170
 def _bracket_depth(line:str) -> int:
     "How many brackets `line` leaves open (negative: it closes more than it opens): `> state <- c(\"tas\", \"sa\",` leaves one."
     return sum(map(line.count, "([{")) - sum(map(line.count, ")]}"))
 
+# %% ../nbs/14_llm.ipynb #fd4ee29e
+_RULE_ROW = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*(?::?-{3,}:?\s*)?$")   # Markdown's "|---|:---:|" under a header
+
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}|‘[^‘’]*[‘’]|`[^`]*`|\"[^\"]*\"")   # a group whose " | " are alternatives, not cells
+
+def _outside_brackets(s:str) -> str:
+    while (t := _BRACKETED.sub("", s)) != s: s = t
+    return s
+
+def _cells(row:str) -> list[str]: return [c.strip() for c in row.strip().strip("|").split("|")]
+
+def is_table_row(line:str) -> bool:
+    "A row of a table as the loaders write one (cells joined by ' | ') or as Markdown does (`| a | b |`); not a prompt line (`> x | y`) nor a syntax's alternatives (`save {functions | variables}`)."
+    s = line.strip()
+    return not _CODE_LINE.match(line) and (" | " in _outside_brackets(s) or len(s) > 2 and s[0] == s[-1] == "|")
+
+def table_units(rows:list[str], # consecutive table rows, the first its header
+                starts:bool, # whether the first row starts a sentence (not after a heading or lead-in that does not end)
+               ) -> list[Unit]:
+    "A table's units: each row under its header (the header quoted with the row it explains), a row of another width alone; Markdown's rule rows dropped."
+    rows = [r.strip() for r in rows if not _RULE_ROW.match(r)]
+    if len(rows) < 2: return [Unit(r, True, True, starts) for r in rows]
+    head, width = rows[0], len(_cells(rows[0]))
+    return [Unit(f"{head}\n{r}" if len(_cells(r)) == width else r, True, True, starts or k > 0) for k, r in enumerate(rows[1:])]
+
+
 # %% ../nbs/14_llm.ipynb #96dda676
 def units(text:str) -> list[Unit]:
-    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open belongs to it."
-    out, prose, code, depth = [], [], [], 0   # depth: the brackets the run of code leaves open
-    def flush_prose(): out.extend(_prose_units(" ".join(prose))); prose.clear()
-    def flush_code():   # code inside a sentence ("use\n#define X\nto ensure ...") does not start one
+    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open belongs to it."
+    out, prose, code, table, depth = [], [], [], [], 0   # depth: the brackets the run of code leaves open
+    def flush_prose(closed:bool):   # closed: by the next item, or, for an item of one line, by a blank line or the passage's end (not a page break mid-sentence)
+        out.extend(_prose_units(" ".join(prose), closed)); prose.clear()
+    def flush_lines():   # the run of code or table rows; inside a sentence ("use\n#define X\nto ensure ...") it does not start one
         nonlocal depth
         if code: out.append(Unit("\n".join(code), True, True, not out or out[-1].ends)); code.clear()
+        if table: out.extend(table_units(table, not out or out[-1].ends)); table.clear()
         depth = 0
     for line in (text or "").splitlines():
-        if is_code_line(line) or code and depth > 0 and not line.rstrip().endswith("."):   # a code line, or one that goes on an open call or list
-            flush_prose(); code.append(line.strip()); depth += _bracket_depth(line)
+        if is_table_row(line) and not depth:
+            flush_prose(closed=False)
+            if code: flush_lines()
+            table.append(line)
+        elif is_code_line(line) or code and depth > 0 and not line.rstrip().endswith("."):   # a code line, or one that goes on an open call or list
+            flush_prose(closed=False)
+            if table: flush_lines()
+            code.append(line.strip()); depth += _bracket_depth(line)
         elif line.strip():
-            flush_code()
-            if _LIST_ITEM.match(line) and prose and prose[-1].rstrip().endswith((".", ":")): flush_prose()
+            flush_lines()
+            if prose and _opens_item(line, prose): flush_prose(closed=True)
             prose.append(line)
-        else: flush_prose()
-    flush_prose(); flush_code()
+        else: flush_prose(closed=len(prose) == 1)
+    flush_prose(closed=len(prose) == 1); flush_lines()
     return out
+
 
 # %% ../nbs/14_llm.ipynb #23e703ea
 VECTOR_CACHE_SIZE = 20_000
@@ -762,7 +814,7 @@ def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
     elif a == i and _refers_back(us, i):   # the sentence it points back to, with the term that sentence names
         a = i - 1 if (term := _entry_term(us, i - 1, adjacent=False)) is None else term
     while b < min(len(us) - 1, i + reach) and (_continues(us, b) or us[b + 1].code and not us[b].code): b += 1
-    leads = b + 2 < len(us) and not us[b + 1].code and not us[b + 1].ends and us[b + 2].code   # "R provides the test\n> shapiro.test(x)"
+    leads = b + 2 < len(us) and not us[b + 1].code and not us[b + 1].ends and us[b + 2].code and not is_table_row(us[b + 2].text)   # "R provides the test\n> shapiro.test(x)"
     if leads:   # ...when the command ends that sentence, or, after a colon, the words after it do ("...the -g option:\ndoxygen -g <file>\nwhere <file> is its name.")
         end = b + 2 + (b + 3 < len(us) and _continues(us, b + 2) and us[b + 1].text.endswith(":"))
         if end + 1 == len(us) or not _continues(us, end): b = end
