@@ -259,6 +259,15 @@ class Store(ABC):
     def __exit__(self, *exc): self.close()
 
 # %% ../nbs/07_store.ipynb #5e5eefce
+def _command_of(pid:str) -> Optional[str]:
+    "The command line of process `pid` (`self-rag watch docs`, its first 100 characters), where the system tells it (Linux's /proc); None elsewhere."
+    try: args = Path(f"/proc/{int(pid)}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except (OSError, ValueError): return None
+    args = [a for a in args if a]
+    if len(args) > 1 and Path(args[0]).name.startswith("python") and not args[1].startswith("-"): args = args[1:]   # the script the interpreter runs
+    line = " ".join([Path(args[0]).name, *args[1:]]) if args else ""
+    return (line if len(line) <= 100 else line[:99] + "…") or None
+
 def _lock_folder(path:Path):
     "An open file holding an exclusive lock on `path`, with our pid in it."
     path.mkdir(parents=True, exist_ok=True)
@@ -266,12 +275,15 @@ def _lock_folder(path:Path):
     try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         f.seek(0); pid = f.read().strip() or "unknown"; f.close()
-        who = f"another store object in this process (pid {pid})" if pid == str(os.getpid()) else f"another self_rag process (pid {pid})"
+        command = f": {c}" if (c := _command_of(pid)) else ""
+        who = f"another store object in this process (pid {pid})" if pid == str(os.getpid()) else f"another self_rag process (pid {pid}{command})"
         raise StoreLockedError(f"The store folder {path} is in use by {who}. Stop that process (or close that store), "
                                "or point DATA_DIR at another folder, or run a Qdrant server and set QDRANT_URL so that "
-                               "several processes can share one store.") from None
+                               "several processes can share one store. To search a folder while it is kept in step, let one process do both: "
+                               "`self-rag web` or `self-rag serve` with WATCH_FOLDERS set to the folder.") from None
     f.seek(0); f.truncate(); f.write(f"{os.getpid()}\n"); f.flush()
     return f
+
 
 # %% ../nbs/07_store.ipynb #d100fc91
 def _fsync_dir(path:Path):
