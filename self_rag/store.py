@@ -265,7 +265,7 @@ def _command_of(pid:str) -> Optional[str]:
     except (OSError, ValueError): return None
     args = [a for a in args if a]
     if len(args) > 1 and Path(args[0]).name.startswith("python") and not args[1].startswith("-"): args = args[1:]   # the script the interpreter runs
-    line = " ".join([Path(args[0]).name, *args[1:]]) if args else ""
+    line = " ".join(" ".join([Path(args[0]).name, *args[1:]]).split()) if args else ""   # on one line: a `python -c` program has several
     return (line if len(line) <= 100 else line[:99] + "…") or None
 
 def _lock_folder(path:Path):
