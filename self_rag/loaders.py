@@ -32,7 +32,8 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'html_text',
            'load_text', 'load_markdown', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text',
-           'sniff_format', 'format_of', 'path_problem', 'document_pieces', 'load_document', 'find_documents']
+           'sniff_format', 'format_of', 'path_problem', 'unpacked', 'document_pieces', 'load_document',
+           'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -791,11 +792,19 @@ def _gunzip(path:Path, to:Path, settings:Settings):
     except (gzip.BadGzipFile, EOFError, zlib.error) as e:
         raise CorruptDocumentError(path, f"is no whole gzip file ({e}): it is damaged or cut short; unpack it with gunzip to see") from e
 
-def _gunzipped(path:Path, settings:Settings, window:int) -> Iterator[list[Page]]:
-    "The pieces of the document a gzip file holds, unpacked (within the limits) into a temporary file of the name under `.gz`; its Pages and errors name the gzip file."
+@contextmanager
+def unpacked(path:Path, # a document, gzip-compressed or not
+             settings:Settings | None=None, # the limits; unset = read from the environment
+            ) -> Iterator[Path]:
+    "The document a gzip file holds, unpacked within the limits into a temporary file of the name under `.gz` (removed afterwards); any other file as it is."
+    if path.suffix.lower() != ".gz": yield path; return
     with tempfile.TemporaryDirectory(prefix="self_rag-gunzip-") as d:
-        inner = Path(d, path.stem)
-        _gunzip(path, inner, settings)
+        _gunzip(path, inner := Path(d, path.stem), settings or Settings())
+        yield inner
+
+def _gunzipped(path:Path, settings:Settings, window:int) -> Iterator[list[Page]]:
+    "The pieces of the document a gzip file holds, unpacked; its Pages and errors name the gzip file."
+    with unpacked(path, settings) as inner:
         try:
             for piece in document_pieces(inner, settings, window): yield [replace(p, source=path.name, path=str(path)) for p in piece]
         except LoadError as e: raise type(e)(path, e.reason) from e

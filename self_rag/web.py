@@ -34,7 +34,7 @@ from . import __version__
 from .config import Settings
 from .engine import Engine
 from .eval import Question, evaluate, load_questions, results_table
-from .loaders import PDFIUM_LOCK, SUPPORTED_SUFFIXES, load_document
+from .loaders import PDFIUM_LOCK, SUPPORTED_SUFFIXES, LoadError, load_document, unpacked
 from .results import (CollectionInfo, Collections, Deleted, DocumentInfo, Health, IngestReport,
                               Retrieval)
 from .retriever import VARIANTS
@@ -819,7 +819,18 @@ async def document_file(collection:str, source:str, request:Request):
 
 # %% ../nbs/21_web.ipynb #16325e99
 def _pdf(path:Path):
-    if path.suffix.lower() != ".pdf": raise HTTPException(415, f"{path.name} is not a PDF: page images are for PDFs; open its passage instead (/document/passage).")
+    "Refuse a document that is not a PDF (nor a gzip-compressed one) with a 415."
+    inner = Path(path.stem) if path.suffix.lower() == ".gz" else path
+    if inner.suffix.lower() != ".pdf": raise HTTPException(415, f"{path.name} is not a PDF: page images are for PDFs; open its passage instead (/document/passage).")
+
+async def _on_pdf(request:Request, path:Path, draw:Callable, *args):
+    "`draw(pdf, *args)` on the PDF `path` is, or holds (a `.pdf.gz` unpacked for the call), in a worker thread; a page it lacks is a 404, a damaged gzip file a 400."
+    def run():
+        with unpacked(path, _web(request).settings) as pdf: return draw(pdf, *args)
+    try: return await anyio.to_thread.run_sync(run)
+    except IndexError as e: raise HTTPException(404, str(e)) from None
+    except LoadError as e: raise HTTPException(400, str(e)) from None
+
 
 # %% ../nbs/21_web.ipynb #425444f6
 @api.get("/collections/{collection}/document/page", tags=["documents"], response_class=Response,
@@ -830,8 +841,7 @@ async def page_image(request:Request, collection:str, source:str, page:int=Query
     "A PDF page rendered as a PNG, with `quote` highlighted on it (its part on this page, for a passage over a page break). The header X-Highlight-Boxes counts the rectangles."
     info, path = await _document_file(request, collection, source)
     _pdf(path)
-    try: png, hl = await anyio.to_thread.run_sync(render_page, path, page, quote, scale)
-    except IndexError as e: raise HTTPException(404, str(e)) from None
+    png, hl = await _on_pdf(request, path, render_page, page, quote, scale)
     return Response(png, media_type="image/png", headers={"X-Highlight-Boxes": str(len(hl.boxes)), "Cache-Control": "private, max-age=300"})
 
 # %% ../nbs/21_web.ipynb #ade91a0a
@@ -840,8 +850,7 @@ async def highlight(request:Request, collection:str, source:str, page:int=Query(
     "Where `quote` lies on a PDF page: the rectangles `page` draws, in points from the page's top-left corner."
     info, path = await _document_file(request, collection, source)
     _pdf(path)
-    try: return await anyio.to_thread.run_sync(pdf_highlight, path, page, quote)
-    except IndexError as e: raise HTTPException(404, str(e)) from None
+    return await _on_pdf(request, path, pdf_highlight, page, quote)
 
 # %% ../nbs/21_web.ipynb #9e199275
 def find_passage(path:Path, # a document

@@ -62,7 +62,7 @@ async function openSource(c, x, quote) {
   $("#viewer-title").textContent = `${x.source}, ${place(x)}`;
   body.replaceChildren(el("p", { class: "muted" }, "loading..."));
   if (!v.open) v.showModal();
-  const isPdf = /\.pdf$/i.test(x.path || x.source);
+  const isPdf = /\.pdf(\.gz)?$/i.test(x.path || x.source);   // a gzip-compressed PDF is drawn too
   if (isPdf) {
     const shown = (x.pages && x.pages.length ? x.pages : [1]);
     body.replaceChildren(...shown.flatMap((p) => {
