@@ -214,7 +214,7 @@ def stable_key(text:str) -> int:
     "A signed 64-bit key of `text`, the same in every process (Python's `hash` of a string changes with each): statistics kept on disk stay valid."
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little", signed=True)
 
-_OPEN_COMPOUND = re.compile(r"(?<![\w-])([A-Za-z]{3,})(?:\s+|-)(?=([A-Za-z]{3,})(?![\w-]))")   # two words of 3+ letters, a space or hyphen between
+_OPEN_COMPOUND = re.compile(r"(?<![\w-])([^\W\d_]{3,})(?:\s+|-)(?=([^\W\d_]{3,})(?![\w-]))")   # two words of 3+ letters, a space or hyphen between
 
 def _joined_keys(text:str) -> list[int]:
     "Keys of the words `text` writes as two side by side (`note pad`, `entry-point`), each pair joined into one lower-case word, as written; no stopword (`test that` is no `testthat`)."
@@ -228,7 +228,7 @@ def _in(keys:np.ndarray, # sorted
     j = np.searchsorted(keys, k)
     return bool(j < len(keys) and keys[j] == k)
 
-STATS_FORMAT = 2  # the layout of the files `TermStats.save` writes: a file of another is not read
+STATS_FORMAT = 3  # the layout of the files `TermStats.save` writes, and the tokenizer that counted them: a file of another is not read
 SILENCE = 0.001  # how unlikely a document's silence on a name must be, were the document about it, to count (chosen before it was measured)
 
 class TermStats:
@@ -569,7 +569,7 @@ def _asked(question:str) -> str:
     return _RULED_OUT.sub(" ", " ".join(s for s in sents if s.endswith("?")) or one_line(question))
 
 # %% ../nbs/14_llm.ipynb #a8e415f8
-_NAME = re.compile(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*")   # a word, or a dotted name (read.table, data.txt), lower case
+_NAME = re.compile(r"\w+(?:[.]\w+)*")   # a word, or a dotted name (read.table, data.txt), lower case
 _FILE_TYPES = mimetypes.MimeTypes()   # Python's own table of file extensions, not the system's: the same on every machine
 _INTRODUCED = re.compile(r"""(?x)\b(?:named|called)\s+['"`‘“]?([\w.-]*\w)   # a file named notes.asy, a variable called MYDIR
                          | \b(?:my|our|your)\s+[a-z]+\s+([a-z]\w*_\w*)      # my function cleanup_tmp: a snake-case name after one's own thing""")
@@ -600,7 +600,7 @@ def _proper_names(text:str) -> set[str]:
     "Words written with a capital inside a sentence, lower-cased: not a sentence's first word, not an acronym, not in a title-cased sentence."
     out = set()
     for s in SENTENCE_BREAK.split(text):
-        words = re.findall(r"[A-Za-z][A-Za-z0-9_]*", s)[1:]
+        words = re.findall(r"[^\W\d_]\w*", s)[1:]
         if not _title_cased(words): out.update(w.lower() for w in words if _capitalised(w))
     return out
 
@@ -793,7 +793,7 @@ def _entry_term(us:list[Unit], a:int, reach:int=3,
     "The term whose description unit `a` belongs to: the term just before it, or one at most `reach` units before it, with only prose between, whose words `a` repeats (`${#parameter}` ... `If parameter is an array name...`)."
     for j in range(a - 1, max(-1, a - 1 - reach), -1):
         if _is_term(us[j]):
-            named = set(re.findall(r"[a-z]{3,}", us[j].text.lower())) & set(re.findall(r"[a-z]{3,}", us[a].text.lower()))
+            named = set(re.findall(r"[^\W\d_]{3,}", us[j].text.lower())) & set(re.findall(r"[^\W\d_]{3,}", us[a].text.lower()))
             return j if j == a - 1 and adjacent or named else None
         if us[j].code: return None
     return None
@@ -919,7 +919,7 @@ def offline_usefulness(question:str, answer:str,
 # %% ../nbs/14_llm.ipynb #2af3d220
 def offline_rewrite(question:str) -> str:
     "The question's content words, in order, each once: a keyword query for retrieval."
-    words = re.findall(r"[A-Za-z0-9_]+(?:[.:+-][A-Za-z0-9_]+)*\(?\)?", question)
+    words = re.findall(r"\w+(?:[.:+-]\w+)*\(?\)?", question)
     keep = [w for w in words if content_terms(w)]
     return " ".join(dict.fromkeys(keep)) or question.strip()
 

@@ -57,7 +57,7 @@ def american(word:str, # a lower-case word
 def other_spellings(text:str, # a query
                    ) -> list[str]:
     "The other spelling of each of `text`'s words that has one: American for a British word, British for an American one."
-    words = re.findall(r"[a-z]+", text.lower())
+    words = re.findall(r"[^\W\d_]+", text.lower())
     return [o for w in words if (o := american(w)) != w or (o := _respell(w, _AMERICAN)) != w]
 
 # %% ../nbs/01_text.ipynb #2dc5cb47
@@ -69,7 +69,7 @@ def stem(word:str) -> str:
 # %% ../nbs/01_text.ipynb #b2afa060
 def content_terms(text:str) -> list[str]:
     "The text's content terms, in order, stemmed, without stopwords."
-    words = re.findall(r"[a-z0-9_]+(?:[.][a-z0-9_]+)*", (text or "").lower())
+    words = re.findall(r"\w+(?:[.]\w+)*", (text or "").lower())   # any script's letters: días, Gödel
     return [stem(w) for w in words if w not in STOPWORDS and len(w) > 1 or w.isdigit()]
 
 # %% ../nbs/01_text.ipynb #b7649f3b
