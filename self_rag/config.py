@@ -32,7 +32,7 @@ class Settings(BaseSettings):
     embedding_batch_size: int = Field(16, ge=1, description="Chunks embedded per batch during ingestion")
     embedding_threads: Optional[int] = Field(None, ge=1, description="onnxruntime threads for the dense model; unset = all cores")
     embedding_cache: Optional[Path] = Field(None, description="SQLite file of dense vectors by model and text, shared by every data folder: text embedded before (a forced re-ingest, another collection or data folder) is read, not computed again; unset = no cache")
-    bm25_language: str = Field("english", description="Stopwords and stemmer of the BM25 sparse model")
+    bm25_language: str = Field("english", description="The documents' language: the stopwords and stemmer of the BM25 sparse model (spanish, french, german, ...); in a language other than English the evidence rules take for names only the words a question writes with a capital")
     reranker_model: str = Field("ms-marco-MiniLM-L-12-v2", description="FlashRank cross-encoder name")
     reranker_cache_dir: Optional[Path] = Field(None, description="Folder holding `<RERANKER_MODEL>/`; unset = DATA_DIR/models/flashrank")
     reranker_enabled: bool = Field(True, description="Set false to skip the cross-encoder and keep the fused order")

@@ -621,14 +621,14 @@ def is_common(word:str, # a lower-case word
 # %% ../nbs/14_llm.ipynb #4691e24f
 @functools.lru_cache(maxsize=64)   # the grader asks for every passage
 def question_names(question:str, # the question
-                   words:frozenset[str], # the common words (`DenseEmbedder.words`)
+                   words:frozenset[str], # the common words (`DenseEmbedder.words`); empty (documents not in English): names written as such only
                    scene:bool=False, # also the statements before the question ("Doxygen prints hundreds of warnings. Can I...?")
                   ) -> tuple[str, ...]:
     "The names a question asks about: words of its question sentences (and `scene`: of its statements) that are not common words or are written as proper names, except those it rules out and the user's own (`own_names`), and the formats of its files (`file_format`)."
     asked = _RULED_OUT.sub(" ", one_line(question)) if scene else _asked(question)
     found, proper = dict.fromkeys(_NAME.findall(asked.lower())), _proper_names(asked)   # each word once: a long question repeats many
     found = [w for w in found if w not in own_names(asked)] + [f for w in found if (f := file_format(w))]
-    return tuple(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or not is_common(w, words)))
+    return tuple(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or words and not is_common(w, words)))
 
 # %% ../nbs/14_llm.ipynb #3844a85d
 @functools.lru_cache(maxsize=64)
@@ -676,10 +676,10 @@ def _held(name:str, stats:TermStats,
 # %% ../nbs/14_llm.ipynb #741f38d9
 def absent_names(question:str, # the question
                  stats:Optional[TermStats], # the collection's term statistics
-                 words:frozenset[str], # the common words (`DenseEmbedder.words`); empty: no name is known, none is absent
+                 words:frozenset[str], # the common words (`DenseEmbedder.words`); empty (documents not in English): only names written with a capital are checked
                 ) -> list[str]:
     "The names the question asks about that no passage of the collection holds: in any spelling, unless the name is a common word; a name of several words as a phrase."
-    if stats is None or not words: return []
+    if stats is None: return []
     return ([n for n in question_names(question, words) if not _held(n, stats, respelled=not is_common(n, words))] +
             [p for p in question_phrases(question) if not stats.holds_phrase(content_terms(p))])
 

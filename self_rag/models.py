@@ -100,8 +100,9 @@ class DenseEmbedder:
     def __init__(self, name:str, # the model's name, e.g. `sentence-transformers/all-MiniLM-L6-v2`
                  model, # a loaded fastembed `TextEmbedding`
                  batch_size:int=32, # texts per onnxruntime call in `embed_documents`
-                 cache=None): # an `EmbeddingCache` for this model, or None
-        self.name, self._model, self.batch_size, self.cache = name, model, batch_size, cache
+                 cache=None, # an `EmbeddingCache` for this model, or None
+                 language:str="english"): # the documents' language (BM25_LANGUAGE): `words` knows English only
+        self.name, self._model, self.batch_size, self.cache, self.language = name, model, batch_size, cache, language
         self.dim = model.embedding_size
 
     def _embed(self, texts:list[str]) -> np.ndarray:
@@ -239,12 +240,13 @@ def load_dense(settings:Settings, # EMBEDDING_MODEL, EMBEDDING_MODEL_PATH, EMBED
                                local_files_only=True, specific_model_path=str(folder) if folder else None)
     except Exception as e: raise _dense_error(desc["model"], f"fastembed failed to load {folder or 'it'} ({type(e).__name__}: {e})", _FIX_FILES) from e
     cache = EmbeddingCache(settings.embedding_cache, model_fingerprint(desc, folder)) if settings.embedding_cache else None
-    return DenseEmbedder(desc["model"], model, settings.embedding_batch_size, cache)
+    return DenseEmbedder(desc["model"], model, settings.embedding_batch_size, cache, settings.bm25_language)
 
 # %% ../nbs/03_models.ipynb #7b14bcab
 @patch(as_prop=True)
 def words(self:DenseEmbedder) -> frozenset[str]:
-    "The tokenizer's whole words, lower case: the common words of the language the model was trained on (empty when it has no WordPiece vocabulary)."
+    "The tokenizer's whole words, lower case: the common English words (empty when it has no WordPiece vocabulary, or the documents are in another language)."
+    if self.language != "english": return frozenset()   # their words cannot be told from names: none is judged absent
     if not hasattr(self, "_words"):
         tok = getattr(getattr(self._model, "model", None), "tokenizer", None)
         vocab = tok.get_vocab() if tok is not None else {}
