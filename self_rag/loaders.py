@@ -512,6 +512,7 @@ class _HTMLText(HTMLParser):
     CELL = {"td", "th"}
     HEADING = re.compile(r"h[1-6]")
     CHROME = {"navigation", "menu", "menubar", "toolbar", "search"}   # ARIA roles of a page's furniture
+    NAV_CLASS = re.compile(r"nav(?:header|footer|bar|igation)?$|breadcrumbs?$")   # classes of the same: DocBook's navheader and navfooter, navbar
     def __init__(self, navigation:bool=False):
         super().__init__(convert_charrefs=True)
         self.out, self.title, self.skip, self.pre, self.in_title = [], [], 0, 0, False
@@ -522,7 +523,8 @@ class _HTMLText(HTMLParser):
     def _put(self, s): self.out.append(s); self.size += len(s)
     def _open(self, tag, attrs):
         a = dict(attrs)
-        marked = tag == "nav" or a.get("role") in self.CHROME or "hidden" in a or a.get("aria-hidden") == "true"   # navigation, menus, what is not shown
+        marked = (tag == "nav" or a.get("role") in self.CHROME or "hidden" in a or a.get("aria-hidden") == "true"   # navigation, menus, what is not shown
+                  or any(self.NAV_CLASS.match(c) for c in (a.get("class") or "").lower().split()))
         self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked))
     def _close(self, tag):
         "Close the innermost open `tag` (and blocks left open inside it); drop it if it is navigation."
