@@ -462,12 +462,14 @@ def is_table_row(line:str) -> bool:
     s = line.strip()
     return not _CODE_LINE.match(line) and (" | " in _outside_brackets(s) or len(s) > 2 and s[0] == s[-1] == "|")
 
+def _heads(row:str) -> bool: return len(row) <= 120 and not any(c.endswith((".", "!", "?")) for c in _cells(row))   # names of columns, not sentences
+
 def table_units(rows:list[str], # consecutive table rows, the first its header
                 starts:bool, # whether the first row starts a sentence (not after a heading or lead-in that does not end)
                ) -> list[Unit]:
-    "A table's units: each row under its header (the header quoted with the row it explains), a row of another width alone; Markdown's rule rows dropped."
+    "A table's units: each row under its header (the header quoted with the row it explains), a row of another width alone; Markdown's rule rows dropped. A first row that reads as sentences is no header (the passage begins inside the table): each row alone."
     rows = [r.strip() for r in rows if not _RULE_ROW.match(r)]
-    if len(rows) < 2: return [Unit(r, True, True, starts) for r in rows]
+    if len(rows) < 2 or not _heads(rows[0]): return [Unit(r, True, True, starts or k > 0) for k, r in enumerate(rows)]   # a passage that begins inside a table
     head, width = rows[0], len(_cells(rows[0]))
     return [Unit(f"{head}\n{r}" if len(_cells(r)) == width else r, True, True, starts or k > 0) for k, r in enumerate(rows[1:])]
 
