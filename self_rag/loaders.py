@@ -519,7 +519,7 @@ class _HTMLText(HTMLParser):
         self.size, self.headings = 0, []  # characters written; (level, start, end) of each heading in `text()`
         self.navigation, self.frames, self.in_link, self.counts = navigation, [], 0, [0, 0, 0]   # letters, letters in links, links
         self.run = 0   # words in a row outside links, in this block
-        self.cells, self.in_cell = 0, 0   # cells opened in this table row; depth inside a cell
+        self.cells, self.in_cell, self.row_at = 0, 0, 0   # cells opened in this table row; depth inside a cell; where the row began in `out`
     def _put(self, s): self.out.append(s); self.size += len(s)
     def _open(self, tag, attrs):
         a = dict(attrs)
@@ -546,11 +546,11 @@ class _HTMLText(HTMLParser):
         elif self.in_cell and (tag in self.BLOCK or tag in self.LINE):   # a paragraph or list inside a cell stays in its row
             if self.out and not self.out[-1].endswith((" ", "\n")): self._put(" ")
         elif tag in self.BLOCK: self._put("\n\n"); self.run = 0
-        elif tag in self.LINE and opening: self._put("\n"); self.run = 0; self.cells = 0
+        elif tag in self.LINE and opening: self._put("\n"); self.run = 0; self.cells = 0; self.row_at = len(self.out)
         if heading and opening: self.headings.append((int(tag[1]), self.size, None))
     def _cell(self, opening):
-        "A table cell: the cells of a row on one line, joined by ' | '."
-        if opening and self.cells: self._put("| " if self.out[-1].endswith(" ") else " | ")
+        "A table cell: the cells of a row on one line, joined by ' | ' from the first that holds text (an admonition's icon cell leaves no mark)."
+        if opening and self.cells and "".join(self.out[self.row_at:]).strip(): self._put("| " if self.out[-1].endswith(" ") else " | ")
         self.cells += opening; self.in_cell = max(0, self.in_cell + (1 if opening else -1))
     def handle_starttag(self, tag, attrs):
         if tag == "a" and not self.skip: self.in_link += 1; self.counts[2] += 1; self.run = 0
