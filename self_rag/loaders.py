@@ -844,7 +844,7 @@ def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter) ->
             p = Path(root, name)
             if name.startswith(".") or glob is not None and not PurePath(p.relative_to(folder)).match(glob): continue
             if format_of(p) is not None: found.append(p)
-            else: ignored[p.suffix.lower() or "(no suffix)"] += 1
+            else: ignored["".join(p.suffixes[-2:]).lower() if p.suffix.lower() == ".gz" and len(p.suffixes) > 1 else p.suffix.lower() or "(no suffix)"] += 1   # backup.tar.gz: .tar.gz
     return found
 
 # %% ../nbs/04_loaders.ipynb #5a9bebb2
