@@ -430,7 +430,6 @@ def _prose_units(text:str,
     if out and m and closed and not _RUNS_ON.search(text): out[-1] = out[-1]._replace(ends=True)
     return out
 
-
 # %% ../nbs/14_llm.ipynb #c2b7b47b
 _LIST_ITEM = re.compile(r"^\s*(?:--?[A-Za-z][\w-]*(?:=\S*)?|\$\{[^}\s]*\}?)\s+\S")   # "-w file True if ...": an item of an option list
 
@@ -439,7 +438,6 @@ def _opens_item(line:str, # the next line of prose
     "Whether `line` starts an item of a list: an option or a bullet after a line that ends a sentence or a colon, or a bullet after a bulleted item."
     ended = prose[-1].rstrip().endswith((".", ":", "!", "?", ";"))
     return bool(ended and (_LIST_ITEM.match(line) or _BULLET.match(line)) or _BULLET.match(line) and _BULLET.match(prose[0]))
-
 
 # %% ../nbs/14_llm.ipynb #f86a8170
 def _bracket_depth(line:str) -> int:
@@ -473,7 +471,6 @@ def table_units(rows:list[str], # consecutive table rows, the first its header
     head, width = rows[0], len(_cells(rows[0]))
     return [Unit(f"{head}\n{r}" if len(_cells(r)) == width else r, True, True, starts or k > 0) for k, r in enumerate(rows[1:])]
 
-
 # %% ../nbs/14_llm.ipynb #96dda676
 def units(text:str) -> list[Unit]:
     "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open belongs to it."
@@ -501,7 +498,6 @@ def units(text:str) -> list[Unit]:
         else: flush_prose(closed=len(prose) == 1)
     flush_prose(closed=len(prose) == 1); flush_lines()
     return out
-
 
 # %% ../nbs/14_llm.ipynb #23e703ea
 VECTOR_CACHE_SIZE = 20_000

@@ -284,7 +284,6 @@ def _lock_folder(path:Path):
     f.seek(0); f.truncate(); f.write(f"{os.getpid()}\n"); f.flush()
     return f
 
-
 # %% ../nbs/07_store.ipynb #d100fc91
 def _fsync_dir(path:Path):
     fd = os.open(path, os.O_RDONLY)

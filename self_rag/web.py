@@ -831,7 +831,6 @@ async def _on_pdf(request:Request, path:Path, draw:Callable, *args):
     except IndexError as e: raise HTTPException(404, str(e)) from None
     except LoadError as e: raise HTTPException(400, str(e)) from None
 
-
 # %% ../nbs/21_web.ipynb #425444f6
 @api.get("/collections/{collection}/document/page", tags=["documents"], response_class=Response,
          responses={200: {"content": {"image/png": {}}, "description": "The page as a PNG, the quote highlighted"}})
