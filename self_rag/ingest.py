@@ -17,7 +17,7 @@ from fastcore.basics import patch
 
 from .chunker import Chunk, Chunker
 from .config import Settings
-from .loaders import PDF_WINDOW, LoadError, Page, document_pieces, find_documents
+from .loaders import PDF_WINDOW, LoadError, Page, document_pieces, find_documents, reader_version
 from .results import DocumentInfo, DocumentList, Failure, IngestReport, Move
 from .store import (REGISTRY_FORMAT, Point, ProgressFn, Store, catalog, check_collection_settings,
                             collection_settings, display_names)
@@ -136,6 +136,7 @@ class _Doc:
     version: str
     existed: bool  # the collection holds an older version
     number: int    # its place among the files of the run, from 1
+    reader: int = 1  # the version of its format's reader (`reader_version`)
     pages: set = field(default_factory=set)      # physical pages read
     ocr_pages: set = field(default_factory=set)  # those whose text OCR recognised
     sections: dict = field(default_factory=dict) # section titles in order (a dict as an ordered set)
@@ -146,7 +147,7 @@ class _Doc:
     def info(self) -> DocumentInfo:
         return DocumentInfo(source=self.path.name, path=str(self.path), sha256=self.sha, version=self.version, pages=len(self.pages),
                             chunks=self.chunks, parents=self.parents, sections=list(self.sections),
-                            ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+                            ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), reader=self.reader)
 
 # %% ../nbs/08_ingest.ipynb #0d41ff1c
 def _chunk_piece(pages:list[Page], chunker:Chunker, doc:_Doc, last:bool=False) -> tuple[frozenset, list[Chunk], list[Chunk]]:
@@ -188,7 +189,7 @@ def _load_ahead(self:Indexer, todo:list, taken:set, out:queue.Queue, stop:thread
         raise _Stopped
     try:
         for n, (f, sha, prev) in enumerate(todo, 1):
-            doc = _Doc(f, sha, version_of(str(f), sha, taken), prev is not None, n)
+            doc = _Doc(f, sha, version_of(str(f), sha, taken), prev is not None, n, reader_version(f))
             taken.add(doc.version)
             try:
                 chunker = Chunker(settings, doc.version)   # a parent may run on into the next piece: it is cut when that piece comes
@@ -211,7 +212,7 @@ def own_folders(settings:Settings) -> tuple[Path, ...]:
 # %% ../nbs/08_ingest.ipynb #63c8e6b1
 @patch
 def _triage(self:Indexer, files:list[Path], known:dict, force:bool, report:IngestReport) -> tuple[list, dict]:
-    "The files to index, as (path, sha256, registry entry or None), and the unchanged ones as {path: \"skipped\"}; unreadable ones are reported."
+    "The files to index, as (path, sha256, registry entry or None), and the unchanged ones as {path: \"skipped\"}; unreadable ones are reported. A file an older version of its reader read (`reader_version`) is read again."
     todo, seen, outcome = [], set(), {}
     own = own_folders(self.settings)
     for f in files:
@@ -224,7 +225,7 @@ def _triage(self:Indexer, files:list[Path], known:dict, force:bool, report:Inges
         if f in seen: continue                                    # the same file twice (a symlink, two folder arguments)
         seen.add(f)
         prev = known.get(str(f))
-        if prev and prev["sha256"] == sha and not force: outcome[str(f)] = "skipped"
+        if prev and prev["sha256"] == sha and not force and prev.get("reader", 1) >= reader_version(f): outcome[str(f)] = "skipped"   # else changed, forced, or read by an older reader
         else: todo.append((f, sha, prev))
     return todo, outcome
 

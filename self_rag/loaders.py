@@ -32,8 +32,8 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'html_text',
            'load_text', 'load_markdown', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text',
-           'sniff_format', 'format_of', 'path_problem', 'unpacked', 'document_pieces', 'load_document',
-           'find_documents']
+           'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
+           'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -612,6 +612,7 @@ class Format(NamedTuple):
     kind: str                # the family: "pdf", "text", "office", "slides", "sheet", "ebook", "code", "image"
     loader: Callable | str   # a function of the path, or "module:function", imported on first use
     settings: bool = False   # whether the loader takes the `Settings` as its second argument
+    version: int = 1         # raised when the loader reads the same file into other text: what the older one read is read again
 
 # %% ../nbs/04_loaders.ipynb #fe16367b
 _FORMATS: dict[str, Format] = {}
@@ -664,14 +665,14 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown))
 register_format((".txt", ".text"), Format("text", load_text))
-register_format((".html", ".htm"), Format("text", load_html))
+register_format((".html", ".htm"), Format("text", load_html, version=2))   # 2: a table's cells apart, navigation marked by class left out
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".pptx",), Format("slides", "self_rag.formats:load_pptx", True))
 register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
-register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True))
+register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=2))   # 2: its chapters are HTML
 register_format((".png", ".jpg", ".jpeg", ".tif", ".tiff"), Format("image", "self_rag.formats:load_image", True))
 register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)
 SUPPORTED_SUFFIXES = tuple(_FORMATS)
@@ -749,6 +750,10 @@ def format_of(path:Path) -> Format | None:
     if path.suffix.lower() == ".gz": return _gzipped_format(path)
     if path.name in CODE_NAMES or (not path.suffix and code_language(path)): return CODE_FORMAT
     return _FORMATS.get(path.suffix.lower()) or sniff_format(path, text=not path.suffix or _doc_name(path))
+
+def reader_version(path:Path) -> int:
+    "The version of the reader of `path`'s format (`Format.version`; a gzip file's: of what it holds); 0 for a file in no format self_rag reads."
+    return fmt.version if (fmt := format_of(path)) else 0
 
 # %% ../nbs/04_loaders.ipynb #2e8f20b0
 def _is_link_loop(path:Path) -> bool:

@@ -257,6 +257,7 @@ class DocumentInfo(BaseModel):
     parents: int
     sections: list[str] = Field(default_factory=list)
     ingested_at: str
+    reader: int = 1   # the version of the reader of its format that read it (`loaders.Format.version`): a newer one reads it again
 
 # %% ../nbs/02_results.ipynb #ef493c3e
 class DocumentList(list):
