@@ -4,7 +4,7 @@
 
 # %% auto #0
 __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'STATS_FORMAT', 'SILENCE', 'VECTOR_CACHE_SIZE', 'CODE_WEIGHT',
-           'QUOTED_EXAMPLE_WORDS', 'RELEVANCE_THRESHOLD', 'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS',
+           'QUOTED_EXAMPLE_WORDS', 'RELEVANCE_THRESHOLD', 'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS', 'TAIL_SHARE',
            'OTHER_DOCUMENTS', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade', 'SupportGrade',
            'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays', 'retry_after', 'arithmetic',
            'acknowledges', 'chat_reply', 'offline_decision', 'stable_key', 'TermStats', 'forget_stats',
@@ -752,6 +752,7 @@ NO_ANSWER = "The documents do not contain information to answer this question."
 
 # %% ../nbs/14_llm.ipynb #af78ab69
 ANSWER_UNITS = 7  # fitted on dev: the fewest quotes where keyword-complete answers stop rising (swept again later: 88% at 6, 91% at 7 to 10)
+TAIL_SHARE = 0.4  # a unit scoring under this share of the best one's is no evidence, and not quoted (fitted on dev: keyword-complete 91% at 0.4, 88% at 0.6)
 OTHER_DOCUMENTS = 2  # then the best unit of up to this many relevant documents none of those quotes is from (chosen before it was measured)
 
 # %% ../nbs/14_llm.ipynb #fc714095
@@ -847,7 +848,7 @@ def offline_generate(question:str, # the question
                      n:int=ANSWER_UNITS, # units to quote
                      others:int=OTHER_DOCUMENTS, # then the best unit of up to this many documents not quoted yet
                     ) -> str:
-    "The units of the documents that carry the question's evidence, best first, each with its `[Doc N]`, after the extractive note; then a word from the documents left out."
+    "The units of the documents that carry the question's evidence, best first (none under `TAIL_SHARE` of the best one's score), each with its `[Doc N]`, after the extractive note; then a word from the documents left out."
     if not docs: return chat_reply(question) or NO_ANSWER
     cands = [(doc, us, i) for doc, us in _passages(docs) for i in range(len(us))]
     if not cands: return NO_ANSWER
@@ -868,6 +869,7 @@ def offline_generate(question:str, # the question
         lines.append(f"{text} [Doc {doc}]"); quoted.add(doc)
         return True
     for k in order:
+        if scores[k] < TAIL_SHARE * scores[order[0]]: break   # the rest says nothing the question asks
         if quote(k) and len(lines) > n: break
     best, extra = {}, 0
     for k in order: best.setdefault(cands[k][0], k)   # each document's best unit, best documents first
