@@ -285,19 +285,20 @@ def _relocate(self:Indexer, collection:str, moves:list[tuple[str, str]], removed
         self.store.write_registry(collection, reg)
 
 # %% ../nbs/08_ingest.ipynb #af67385e
-def _report_changes(report:IngestReport, outcome:dict, moves:list, removed:list, before:dict, after:dict):
-    "Fill the lists of `report`: each document under its display name `before` the run if it left, else `after` it."
+def _report_changes(report:IngestReport, outcome:dict, moves:list, removed:list, before:dict, after:dict, reread:set):
+    "Fill the lists of `report`: each document under its display name `before` the run if it left, else `after` it; `reread`: the unchanged files read again."
     _sort_outcomes(report, outcome, after)
     report.moved = [Move(old=before[old], new=after[new]) for old, new in moves]
     report.removed = [before[p] for p in removed]
+    report.reread = [after[p] for p, what in outcome.items() if what == "updated" and p in reread]
 
 # %% ../nbs/08_ingest.ipynb #d50c269c
-def _dry_run(report:IngestReport, docs:dict, todo:list, outcome:dict, moves:list, removed:list) -> IngestReport:
+def _dry_run(report:IngestReport, docs:dict, todo:list, outcome:dict, moves:list, removed:list, reread:set) -> IngestReport:
     "`report` with what a run would do: no file parsed, nothing written."
     left = set(removed) | {old for old, _ in moves}
     after = display_names([p for p in docs if p not in left] + [new for _, new in moves] + [str(f) for f, _, prev in todo if prev is None])
     outcome.update({str(f): "updated" if prev else "added" for f, _, prev in todo})
-    _report_changes(report, outcome, moves, removed, display_names(docs), after)
+    _report_changes(report, outcome, moves, removed, display_names(docs), after, reread)
     return report
 
 # %% ../nbs/08_ingest.ipynb #d706374a
@@ -402,9 +403,10 @@ def ingest(self:Indexer,
     report = IngestReport(collection=c, dry_run=dry_run, failed=[Failure(path=str(e.path), reason=e.reason) for e in errors], ignored=dict(ignored))
     docs = self.registry(c)["documents"]
     todo, outcome = self._triage(files, docs, force, report)   # outcome: path -> "added", "updated" or "skipped"
+    reread = {str(f) for f, sha, prev in todo if prev and prev["sha256"] == sha and not force}   # unchanged, read by an older reader
     moves, removed = _sync_plan(docs, files, todo, scope or paths, glob, force) if sync else ([], [])
     todo = [t for t in todo if str(t[0]) not in {new for _, new in moves}]
-    if dry_run: return _dry_run(report, docs, todo, outcome, moves, removed)
+    if dry_run: return _dry_run(report, docs, todo, outcome, moves, removed, reread)
     before = display_names(docs) if moves or removed else {}
     if moves or removed: self._relocate(c, moves, removed)
     progress = on_progress or (lambda done, total, msg: None)
@@ -412,7 +414,7 @@ def ingest(self:Indexer,
     if report.chunks:
         self.store.optimize(c)
         self.dense.release_memory()   # what the batches took from onnxruntime's arena goes back: a server stays small between writes
-    _report_changes(report, outcome, moves, removed, before, catalog(self.store.cached_registry(c)).names)
+    _report_changes(report, outcome, moves, removed, before, catalog(self.store.cached_registry(c)).names, reread)
     progress(done, done, "done")
     report.seconds = time.perf_counter() - t0
     return report
