@@ -211,9 +211,9 @@ def own_folders(settings:Settings) -> tuple[Path, ...]:
 
 # %% ../nbs/08_ingest.ipynb #63c8e6b1
 @patch
-def _triage(self:Indexer, files:list[Path], known:dict, force:bool, report:IngestReport) -> tuple[list, dict]:
-    "The files to index, as (path, sha256, registry entry or None), and the unchanged ones as {path: \"skipped\"}; unreadable ones are reported. A file an older version of its reader read (`reader_version`) is read again."
-    todo, seen, outcome = [], set(), {}
+def _triage(self:Indexer, files:list[Path], known:dict, force:bool, report:IngestReport) -> tuple[list, dict, set]:
+    "The files to index, as (path, sha256, registry entry or None), the unchanged ones as {path: \"skipped\"}, and those of the files to index that are unchanged but an older version of their reader read (`reader_version`): they are read again. Unreadable files are reported."
+    todo, seen, outcome, reread = [], set(), {}, set()
     own = own_folders(self.settings)
     for f in files:
         try:
@@ -225,9 +225,11 @@ def _triage(self:Indexer, files:list[Path], known:dict, force:bool, report:Inges
         if f in seen: continue                                    # the same file twice (a symlink, two folder arguments)
         seen.add(f)
         prev = known.get(str(f))
-        if prev and prev["sha256"] == sha and not force and prev.get("reader", 1) >= reader_version(f): outcome[str(f)] = "skipped"   # else changed, forced, or read by an older reader
-        else: todo.append((f, sha, prev))
-    return todo, outcome
+        unchanged = prev and prev["sha256"] == sha and not force
+        if unchanged and prev.get("reader", 1) >= reader_version(f): outcome[str(f)] = "skipped"; continue
+        if unchanged: reread.add(str(f))   # read by an older reader: read again
+        todo.append((f, sha, prev))
+    return todo, outcome, reread
 
 # %% ../nbs/08_ingest.ipynb #a9d88427
 def _sort_outcomes(report:IngestReport, outcome:dict, names:dict):
@@ -402,8 +404,7 @@ def ingest(self:Indexer,
     files, errors = find_documents(paths, glob=glob, ignored=(ignored := Counter()))
     report = IngestReport(collection=c, dry_run=dry_run, failed=[Failure(path=str(e.path), reason=e.reason) for e in errors], ignored=dict(ignored))
     docs = self.registry(c)["documents"]
-    todo, outcome = self._triage(files, docs, force, report)   # outcome: path -> "added", "updated" or "skipped"
-    reread = {str(f) for f, sha, prev in todo if prev and prev["sha256"] == sha and not force}   # unchanged, read by an older reader
+    todo, outcome, reread = self._triage(files, docs, force, report)   # outcome: path -> "added", "updated" or "skipped"; reread: unchanged, read by an older reader
     moves, removed = _sync_plan(docs, files, todo, scope or paths, glob, force) if sync else ([], [])
     todo = [t for t in todo if str(t[0]) not in {new for _, new in moves}]
     if dry_run: return _dry_run(report, docs, todo, outcome, moves, removed, reread)
