@@ -458,7 +458,8 @@ def _cells(row:str) -> list[str]: return [c.strip() for c in row.strip().strip("
 def is_table_row(line:str) -> bool:
     "A row of a table as the loaders write one (cells joined by ' | ') or as Markdown does (`| a | b |`); not a prompt line (`> x | y`) nor a syntax's alternatives (`save {functions | variables}`)."
     s = line.strip()
-    return not _CODE_LINE.match(line) and (" | " in _outside_brackets(s) or len(s) > 2 and s[0] == s[-1] == "|")
+    if "|" not in s or _CODE_LINE.match(line): return False   # most lines: no pipe at all, nothing more to look at (`units` asks of every line)
+    return " | " in _outside_brackets(s) or len(s) > 2 and s[0] == s[-1] == "|"
 
 def _heads(row:str) -> bool: return len(row) <= 120 and not any(c.endswith((".", "!", "?")) for c in _cells(row))   # names of columns, not sentences
 
