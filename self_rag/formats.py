@@ -25,14 +25,14 @@ from tree_sitter import Language, Parser
 
 from .config import Settings
 from .loaders import (OCR_INSTALL, PDFIUM_LOCK, BinaryFileError, CorruptDocumentError, EmptyDocumentError, EncryptedDocumentError, LoadError, NoTextError,
-                              OcrUnavailableError, Page, TooLargeError, _HTMLText, _merge_short, clean_text, code_language, decode_text)
+                              OcrUnavailableError, Page, TooLargeError, _merge_short, _section_path, clean_text, html_sections, code_language, decode_text)
 
 # %% auto #0
 __all__ = ['MAX_MEMBERS', 'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events', 'load_docx',
            'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'slide_page', 'load_pptx', 'load_odp', 'cell_text',
            'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows', 'load_csv',
-           'epub_spine', 'chapter_sections', 'load_epub', 'code_text', 'parser_for', 'line_blocks', 'group_blocks',
-           'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages', 'load_image']
+           'epub_spine', 'load_epub', 'code_text', 'parser_for', 'line_blocks', 'group_blocks', 'is_definition',
+           'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages', 'load_image']
 
 # %% ../nbs/05_formats.ipynb #29bf07bc
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the signature of OLE files: old Office formats, and encrypted new ones
@@ -90,9 +90,6 @@ def _xml_error(path:Path, name:str, e:etree.XMLSyntaxError) -> LoadError:
     if "amplification" in str(e): return TooLargeError(path, f"has XML entities in {name} that expand without bound (an XML bomb): it is no document to load")
     return CorruptDocumentError(path, f"has broken XML in {name} ({e}): it is damaged; open it in the program that wrote it and save it again")
 
-# %% ../nbs/05_formats.ipynb #91bc86be
-def _path(heads:list[tuple[int, str]]) -> str | None: return " > ".join(dict.fromkeys(t for _, t in heads)) or None
-
 # %% ../nbs/05_formats.ipynb #03102e8f
 def pages_from_events(path:Path, # the document
                       events:Iterable[tuple], # ("heading", level, text), ("text", text) and ("page",), in reading order
@@ -101,10 +98,10 @@ def pages_from_events(path:Path, # the document
     parts, page, heads, buf, broke = [], 1, [], [], False   # heads: (level, title) of the headings in effect
     for kind, *rest in events:
         if kind == "text": buf.append(rest[0]); continue
-        parts.append(((page, _path(heads)), "\n\n".join(buf))); buf = []
+        parts.append(((page, _section_path(heads)), "\n\n".join(buf))); buf = []
         if kind == "page": page, broke = page + 1, True
         elif title := " ".join(rest[1].split()): heads = [h for h in heads if h[0] < rest[0]] + [(rest[0], title)]; buf = [rest[1]]
-    parts.append(((page, _path(heads)), "\n\n".join(buf)))
+    parts.append(((page, _section_path(heads)), "\n\n".join(buf)))
     merged = _merge_short([(key, clean_text(text) + "\n\n") for key, text in parts])   # a short piece joins the next after a blank line
     if not merged: raise NoTextError(path, "has no text: it holds only images or drawings (no OCR is applied to office documents)")
     return [Page(path.name, str(path), p, None, section, text, unit="page" if broke else "section") for (p, section), text in merged]
@@ -462,20 +459,6 @@ def epub_spine(path:Path, # the EPUB, named in errors
     book = opf.find(f".//{_DC}title")
     return (" ".join(book.text.split()) or None) if book is not None and book.text else None, chapters
 
-# %% ../nbs/05_formats.ipynb #046b5e7a
-def chapter_sections(html:str, # the chapter's XHTML
-                     chapter:str | None, # its title in the table of contents
-                    ) -> list[tuple[str | None, str]]:
-    "(section path, cleaned text) of one EPUB chapter, cut at its h1-h3 headings."
-    p = _HTMLText(); p.feed(html); p.close()
-    text, parts, heads, pos = p.text(), [], [(0, chapter)] if chapter else [], 0
-    for level, start, end in p.headings:
-        if level > 3 or end is None: continue
-        parts.append((heads, text[pos:start])); pos = start
-        heads = [h for h in heads if h[0] < level] + [(level, " ".join(text[start:end].split()))]
-    parts.append((heads, text[pos:]))
-    return _merge_short([(_path(heads), clean_text(t) + "\n\n") for heads, t in parts])
-
 # %% ../nbs/05_formats.ipynb #a25202c5
 def _drm(path:Path, z:zipfile.ZipFile) -> None:
     "EncryptedDocumentError if META-INF/encryption.xml encrypts chapters (DRM), not only fonts."
@@ -494,7 +477,7 @@ def load_epub(path:Path, # an .epub file
         _drm(path, z)
         book, chapters = epub_spine(path, z)
         for n, (name, title) in enumerate(chapters, 1):
-            for section, text in chapter_sections(decode_text(path, z.read(name)), title):
+            for section, text in html_sections(decode_text(path, z.read(name)), title)[1]:
                 pages.append(Page(path.name, str(path), n, None, section, text, book, unit="chapter"))
     if not pages: raise NoTextError(path, "has no text in any chapter of its spine: it holds only images, or its package file lists no chapters")
     return pages

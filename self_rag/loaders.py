@@ -30,7 +30,7 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where',
            'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
-           'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'html_text',
+           'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'html_sections',
            'load_text', 'load_markdown', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text',
            'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
            'load_document', 'find_documents']
@@ -501,6 +501,7 @@ class _Block:
     counts: tuple      # the parser's (letters, letters in links, links) when it opened
     marked: bool       # navigation by its tag or attributes
     run: int = 0       # the most words in a row outside links inside it
+    aside: bool = False # an admonition: its heading ("Note") heads no section
 
 class _HTMLText(HTMLParser):
     "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
@@ -513,6 +514,7 @@ class _HTMLText(HTMLParser):
     HEADING = re.compile(r"h[1-6]")
     CHROME = {"navigation", "menu", "menubar", "toolbar", "search"}   # ARIA roles of a page's furniture
     NAV_CLASS = re.compile(r"nav(?:header|footer|bar|igation)?$|breadcrumbs?$")   # classes of the same: DocBook's navheader and navfooter, navbar
+    ASIDE_CLASS = re.compile(r"(?:note|tip|warning|caution|important|admonition\w*)$")   # admonitions: DocBook heads each with an <h3>Note</h3>
     def __init__(self, navigation:bool=False):
         super().__init__(convert_charrefs=True)
         self.out, self.title, self.skip, self.pre, self.in_title = [], [], 0, 0, False
@@ -523,9 +525,10 @@ class _HTMLText(HTMLParser):
     def _put(self, s): self.out.append(s); self.size += len(s)
     def _open(self, tag, attrs):
         a = dict(attrs)
-        marked = (tag == "nav" or a.get("role") in self.CHROME or "hidden" in a or a.get("aria-hidden") == "true"   # navigation, menus, what is not shown
-                  or any(self.NAV_CLASS.match(c) for c in (a.get("class") or "").lower().split()))
-        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked))
+        marked = tag == "nav" or a.get("role") in self.CHROME or "hidden" in a or a.get("aria-hidden") == "true"   # navigation, menus, what is not shown
+        classes = (a.get("class") or "").lower().split()
+        marked = marked or any(self.NAV_CLASS.match(c) for c in classes)
+        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked, aside=any(map(self.ASIDE_CLASS.match, classes))))
     def _close(self, tag):
         "Close the innermost open `tag` (and blocks left open inside it); drop it if it is navigation."
         at = next((k for k in range(len(self.frames) - 1, -1, -1) if self.frames[k].tag == tag), None)
@@ -547,7 +550,7 @@ class _HTMLText(HTMLParser):
             if self.out and not self.out[-1].endswith((" ", "\n")): self._put(" ")
         elif tag in self.BLOCK: self._put("\n\n"); self.run = 0
         elif tag in self.LINE and opening: self._put("\n"); self.run = 0; self.cells = 0; self.row_at = len(self.out)
-        if heading and opening: self.headings.append((int(tag[1]), self.size, None))
+        if heading and opening and not any(b.aside for b in self.frames): self.headings.append((int(tag[1]), self.size, None))
     def _cell(self, opening):
         "A table cell: the cells of a row on one line, joined by ' | ' from the first that holds text (an admonition's icon cell leaves no mark)."
         if opening and self.cells and "".join(self.out[self.row_at:]).strip(): self._put("| " if self.out[-1].endswith(" ") else " | ")
@@ -575,15 +578,32 @@ class _HTMLText(HTMLParser):
     def text(self) -> str: return "".join(self.out)
 
 # %% ../nbs/04_loaders.ipynb #c3496ae6
-def html_text(html:str) -> tuple[str | None, str]:
-    "(title, visible text) of an HTML document, without its navigation unless that is all it holds."
+def _parsed(html:str) -> _HTMLText:
+    "The parser after reading `html`: its text without the page's navigation, unless that is all the page holds."
     p = _HTMLText(); p.feed(html); p.close()
     if not p.text().strip(): p = _HTMLText(navigation=True); p.feed(html); p.close()   # a page of links only: its links are its text
-    return " ".join("".join(p.title).split()) or None, p.text()
+    return p
+
+def _section_path(heads:list[tuple[int, str]]) -> str | None: return " > ".join(dict.fromkeys(t for _, t in heads if t)) or None
+
+def html_sections(html:str, # an HTML page, or an EPUB chapter's XHTML
+                  title:str | None=None, # the first title of every path (an EPUB chapter's entry in its table of contents); None: the page's `<title>`, unless the page has an `h1`
+                 ) -> tuple[str | None, list[tuple[str | None, str]]]:
+    "(the page's `<title>`, [(section path, cleaned text)]) of an HTML page cut at its h1-h3 headings."
+    p, parts, pos = _parsed(html), [], 0
+    text, page_title = p.text(), " ".join("".join(p.title).split()) or None
+    cuts = [(level, start, end) for level, start, end in p.headings if level <= 3 and end is not None]
+    first = title or (page_title if not any(level == 1 for level, *_ in cuts) else None)
+    heads = [(0, first)] if first else []
+    for level, start, end in cuts:
+        parts.append((heads, text[pos:start])); pos = start
+        heads = [h for h in heads if h[0] < level] + [(level, " ".join(text[start:end].split()))]
+    parts.append((heads, text[pos:]))
+    return page_title, _merge_short([(_section_path(heads), clean_text(t) + "\n\n") for heads, t in parts])
 
 # %% ../nbs/04_loaders.ipynb #1401699f
-def _text_pages(path:Path, parts:list[tuple[str | None, str]]) -> list[Page]:
-    pages = [Page(path.name, str(path), 1, None, section, text, unit="section") for section, text in parts if text.strip()]
+def _text_pages(path:Path, parts:list[tuple[str | None, str]], title:str | None=None) -> list[Page]:
+    pages = [Page(path.name, str(path), 1, None, section, text, title, unit="section") for section, text in parts if text.strip()]
     if not pages: raise EmptyDocumentError(path, "holds only whitespace: there is no text to load")
     return pages
 
@@ -602,9 +622,9 @@ def load_markdown(path:Path) -> list[Page]:
 
 # %% ../nbs/04_loaders.ipynb #fbf8ce1f
 def load_html(path:Path) -> list[Page]:
-    "An HTML file as one Page of its visible text, its title as section."
-    title, text = html_text(decode_text(path, path.read_bytes()))
-    return _text_pages(path, [(title and clean_text(title), clean_text(text))])
+    "An HTML file as one Page per section (cut at its h1-h3 headings), its `<title>` as the document's title."
+    title, sections = html_sections(decode_text(path, path.read_bytes()))
+    return _text_pages(path, sections, title)
 
 # %% ../nbs/04_loaders.ipynb #ddfab2e2
 class Format(NamedTuple):
@@ -665,14 +685,14 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown))
 register_format((".txt", ".text"), Format("text", load_text))
-register_format((".html", ".htm"), Format("text", load_html, version=2))   # 2: a table's cells apart, navigation marked by class left out
+register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".pptx",), Format("slides", "self_rag.formats:load_pptx", True))
 register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
-register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=2))   # 2: its chapters are HTML
+register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=3))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>
 register_format((".png", ".jpg", ".jpeg", ".tif", ".tiff"), Format("image", "self_rag.formats:load_image", True))
 register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)
 SUPPORTED_SUFFIXES = tuple(_FORMATS)
