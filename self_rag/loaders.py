@@ -472,18 +472,28 @@ def decode_text(path:Path, # the file, named in errors
 
 # %% ../nbs/04_loaders.ipynb #09f4e359
 _ATX_HEADING = re.compile(r"^ {0,3}(#{1,2})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = re.compile(r"^ {0,3}(={3,}|-{3,})[ \t]*$")   # the line under a heading: "Install\n=======", "From source\n-----------"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
+def _underlined(lines:list[str]) -> str | None:
+    "The heading an underline makes of the last line: a paragraph of that line alone, not a list item, quote, table row or indented code."
+    if not lines or not lines[-1].strip() or re.match(r" {4}|\s*(?:[-*+>|]|\d+[.)])(?:\s|$)", lines[-1]): return None
+    before = lines[-2] if len(lines) > 1 else ""
+    return lines[-1].strip() if not before.strip() or _SETEXT.match(before) or _ATX_HEADING.match(before) else None
+
 def markdown_sections(text:str) -> list[tuple[str | None, str]]:
-    "Cut Markdown at its `#` and `##` headings (not inside code fences): [(title path, text)]."
+    "Cut Markdown at its level-1 and level-2 headings, `#`/`##` or underlined (not inside code fences): [(title path, text)]."
     parts, lines, path, fence = [], [], (), None
     for line in text.split("\n"):
         f = _FENCE.match(line)
         if f and (fence is None or f.group(1)[0] == fence): fence = f.group(1)[0] if fence is None else None
         h = _ATX_HEADING.match(line) if fence is None and not f else None
-        if h:
-            parts.append((" > ".join(path) or None, "\n".join(lines))); lines = []
-            path = (h.group(2),) if len(h.group(1)) == 1 else path[:1] + (h.group(2),)
+        u = _SETEXT.match(line) if fence is None and not f and not h else None
+        heading = (len(h.group(1)), h.group(2)) if h else (1 + (u.group(1)[0] == "-"), title) if u and (title := _underlined(lines)) else None
+        if heading:
+            keep = lines[-1:] if u else []   # an underlined heading's title line goes with it
+            parts.append((" > ".join(path) or None, "\n".join(lines[:len(lines) - len(keep)]))); lines = keep
+            path = (heading[1],) if heading[0] == 1 else path[:1] + (heading[1],)
         lines.append(line)
     parts.append((" > ".join(path) or None, "\n".join(lines)))
     return _merge_short(parts)
@@ -683,7 +693,7 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True))
-register_format((".md", ".markdown"), Format("text", load_markdown))
+register_format((".md", ".markdown"), Format("text", load_markdown, version=2))   # 2: cut at underlined headings too
 register_format((".txt", ".text"), Format("text", load_text))
 register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
