@@ -30,10 +30,10 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where',
            'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
-           'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'html_sections',
-           'load_text', 'load_markdown', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text',
-           'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
-           'load_document', 'find_documents']
+           'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rst_sections',
+           'html_sections', 'load_text', 'load_markdown', 'load_rst', 'load_html', 'Format', 'register_format',
+           'code_language', 'looks_like_text', 'sniff_format', 'format_of', 'reader_version', 'path_problem',
+           'unpacked', 'document_pieces', 'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -498,6 +498,35 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
     parts.append((" > ".join(path) or None, "\n".join(lines)))
     return _merge_short(parts)
 
+# %% ../nbs/04_loaders.ipynb #cbfd1faf
+_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punctuation character: "=======", "-----", "~~~~"
+
+def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | None:
+    "The heading that starts at line `i`, after a blank line: (style: character and whether overlined, title, lines it takes); None if none does."
+    if i and lines[i - 1].strip(): return None
+    over = _ADORNMENT.match(lines[i])
+    if over and i + 2 < len(lines) and lines[i + 1].strip() and lines[i + 2].rstrip() == lines[i].rstrip():
+        return (over.group(1), True), lines[i + 1].strip(), 3
+    if (not over and i + 1 < len(lines) and lines[i].strip() and not lines[i][0].isspace()
+        and (under := _ADORNMENT.match(lines[i + 1])) and len(lines[i + 1].rstrip()) >= min(len(lines[i].rstrip()), 4)):
+        return (under.group(1), False), lines[i].strip(), 2
+    return None
+
+def rst_sections(text:str) -> list[tuple[str | None, str]]:
+    "Cut reStructuredText at its first two levels of headings, levels told by the order their styles first appear: [(title path, text)]."
+    lines, styles, parts, path, start, i = text.split("\n"), [], [], (), 0, 0
+    while i < len(lines):
+        h = _rst_heading(lines, i)
+        if not h: i += 1; continue
+        style, title, n = h
+        if style not in styles: styles.append(style)
+        if (level := styles.index(style) + 1) <= 2:
+            parts.append((" > ".join(path) or None, "\n".join(lines[start:i]))); start = i
+            path = (title,) if level == 1 else path[:1] + (title,)
+        i += n
+    parts.append((" > ".join(path) or None, "\n".join(lines[start:])))
+    return _merge_short(parts)
+
 # %% ../nbs/04_loaders.ipynb #cab08277
 NAV_WORDS = 3  # a block with two links or more, half its letters in them, and no more words than this in a row outside them is navigation (chosen before it was measured)
 
@@ -630,6 +659,11 @@ def load_markdown(path:Path) -> list[Page]:
     "A Markdown file as one Page per `#`/`##` section."
     return _text_pages(path, markdown_sections(_read_text(path)))
 
+# %% ../nbs/04_loaders.ipynb #606a95f1
+def load_rst(path:Path) -> list[Page]:
+    "A reStructuredText file as one Page per section of its first two heading levels."
+    return _text_pages(path, rst_sections(_read_text(path)))
+
 # %% ../nbs/04_loaders.ipynb #fbf8ce1f
 def load_html(path:Path) -> list[Page]:
     "An HTML file as one Page per section (cut at its h1-h3 headings), its `<title>` as the document's title."
@@ -663,7 +697,7 @@ CODE_LANGUAGES = {
     ".kts": "kotlin", ".swift": "swift", ".scala": "scala", ".cs": "csharp", ".hs": "haskell", ".ex": "elixir", ".exs": "elixir",
     ".erl": "erlang", ".clj": "clojure", ".dart": "dart", ".jl": "julia", ".proto": "protobuf", ".gradle": "groovy",
     ".groovy": "groovy", ".tf": "terraform", ".hcl": "terraform", ".css": "css", ".scss": "css", ".less": "css", ".xml": "xml",
-    ".xsl": "xml", ".xsd": "xml", ".rst": "restructuredtext", ".adoc": "asciidoc", ".org": "org", ".tex": "tex", ".bib": "tex",
+    ".xsl": "xml", ".xsd": "xml", ".adoc": "asciidoc", ".org": "org", ".tex": "tex", ".bib": "tex",
     ".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "ini", ".ps1": "powershell", ".bat": "batch", ".cmd": "batch",
     ".mk": "make", ".cmake": "cmake", ".vim": "vim", ".el": "lisp", ".lisp": "lisp", ".fish": "fish", ".vue": "vue", ".svelte": "svelte"}
 
@@ -695,6 +729,7 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown, version=2))   # 2: cut at underlined headings too
 register_format((".txt", ".text"), Format("text", load_text))
+register_format((".rst", ".rest"), Format("text", load_rst, version=2))   # 2: read as a document with sections (1: as source code)
 register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
