@@ -31,9 +31,9 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rst_sections',
-           'html_sections', 'load_text', 'load_markdown', 'load_rst', 'load_html', 'Format', 'register_format',
-           'code_language', 'looks_like_text', 'sniff_format', 'format_of', 'reader_version', 'path_problem',
-           'unpacked', 'document_pieces', 'load_document', 'find_documents']
+           'adoc_sections', 'html_sections', 'load_text', 'load_markdown', 'load_rst', 'load_adoc', 'load_html',
+           'Format', 'register_format', 'code_language', 'looks_like_text', 'sniff_format', 'format_of',
+           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -471,34 +471,39 @@ def decode_text(path:Path, # the file, named in errors
     return text
 
 # %% ../nbs/04_loaders.ipynb #09f4e359
+def _cut(lines:list[str], # a text file's lines
+         heads:list[tuple[int, int, str]], # its headings of level 1 and 2: (line where it starts, level, title), in order
+        ) -> list[tuple[str | None, str]]:
+    "Cut `lines` where each heading starts: [(title path, text)], short pieces glued to a neighbour."
+    parts, path, start = [], (), 0
+    for at, level, title in heads:
+        parts.append((" > ".join(path) or None, "\n".join(lines[start:at]))); start = at
+        path = (title,) if level == 1 else path[:1] + (title,)
+    parts.append((" > ".join(path) or None, "\n".join(lines[start:])))
+    return _merge_short(parts)
+
 _ATX_HEADING = re.compile(r"^ {0,3}(#{1,2})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(={3,}|-{3,})[ \t]*$")   # the line under a heading: "Install\n=======", "From source\n-----------"
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
-def _underlined(lines:list[str]) -> str | None:
-    "The heading an underline makes of the last line: a paragraph of that line alone, not a list item, quote, table row or indented code."
-    if not lines or not lines[-1].strip() or re.match(r" {4}|\s*(?:[-*+>|]|\d+[.)])(?:\s|$)", lines[-1]): return None
-    before = lines[-2] if len(lines) > 1 else ""
-    return lines[-1].strip() if not before.strip() or _SETEXT.match(before) or _ATX_HEADING.match(before) else None
+def _underlined(lines:list[str], i:int) -> str | None:
+    "The heading an underline at line `i` makes of the line above: a paragraph of that line alone, not a list item, quote, table row or indented code."
+    if not i or not lines[i - 1].strip() or re.match(r" {4}|\s*(?:[-*+>|]|\d+[.)])(?:\s|$)", lines[i - 1]): return None
+    before = lines[i - 2] if i > 1 else ""
+    return lines[i - 1].strip() if not before.strip() or _SETEXT.match(before) or _ATX_HEADING.match(before) else None
 
 def markdown_sections(text:str) -> list[tuple[str | None, str]]:
     "Cut Markdown at its level-1 and level-2 headings, `#`/`##` or underlined (not inside code fences): [(title path, text)]."
-    parts, lines, path, fence = [], [], (), None
-    for line in text.split("\n"):
+    lines, heads, fence = text.split("\n"), [], None
+    for i, line in enumerate(lines):
         f = _FENCE.match(line)
         if f and (fence is None or f.group(1)[0] == fence): fence = f.group(1)[0] if fence is None else None
-        h = _ATX_HEADING.match(line) if fence is None and not f else None
-        u = _SETEXT.match(line) if fence is None and not f and not h else None
-        heading = (len(h.group(1)), h.group(2)) if h else (1 + (u.group(1)[0] == "-"), title) if u and (title := _underlined(lines)) else None
-        if heading:
-            keep = lines[-1:] if u else []   # an underlined heading's title line goes with it
-            parts.append((" > ".join(path) or None, "\n".join(lines[:len(lines) - len(keep)]))); lines = keep
-            path = (heading[1],) if heading[0] == 1 else path[:1] + (heading[1],)
-        lines.append(line)
-    parts.append((" > ".join(path) or None, "\n".join(lines)))
-    return _merge_short(parts)
+        if fence is not None or f: continue
+        if h := _ATX_HEADING.match(line): heads.append((i, len(h.group(1)), h.group(2)))
+        elif (u := _SETEXT.match(line)) and (title := _underlined(lines, i)): heads.append((i - 1, 1 + (u.group(1)[0] == "-"), title))
+    return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #cbfd1faf
+# %% ../nbs/04_loaders.ipynb #e0918694
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punctuation character: "=======", "-----", "~~~~"
 
 def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | None:
@@ -514,18 +519,26 @@ def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | 
 
 def rst_sections(text:str) -> list[tuple[str | None, str]]:
     "Cut reStructuredText at its first two levels of headings, levels told by the order their styles first appear: [(title path, text)]."
-    lines, styles, parts, path, start, i = text.split("\n"), [], [], (), 0, 0
+    lines, styles, heads, i = text.split("\n"), [], [], 0
     while i < len(lines):
-        h = _rst_heading(lines, i)
-        if not h: i += 1; continue
+        if not (h := _rst_heading(lines, i)): i += 1; continue
         style, title, n = h
         if style not in styles: styles.append(style)
-        if (level := styles.index(style) + 1) <= 2:
-            parts.append((" > ".join(path) or None, "\n".join(lines[start:i]))); start = i
-            path = (title,) if level == 1 else path[:1] + (title,)
+        if (level := styles.index(style) + 1) <= 2: heads.append((i, level, title))
         i += n
-    parts.append((" > ".join(path) or None, "\n".join(lines[start:])))
-    return _merge_short(parts)
+    return _cut(lines, heads)
+
+# %% ../nbs/04_loaders.ipynb #e4ba5ab5
+_ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
+_ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})[ \t]*$")   # a delimited block opens and closes with the same line
+
+def adoc_sections(text:str) -> list[tuple[str | None, str]]:
+    "Cut AsciiDoc at its `=` and `==` headings (not inside delimited blocks): [(title path, text)]."
+    lines, heads, block = text.split("\n"), [], None
+    for i, line in enumerate(lines):
+        if d := _ADOC_DELIMITER.match(line): block = None if block == d.group(1) else block or d.group(1)
+        elif block is None and (h := _ADOC_HEADING.match(line)) and len(h.group(1)) <= 2: heads.append((i, len(h.group(1)), h.group(2)))
+    return _cut(lines, heads)
 
 # %% ../nbs/04_loaders.ipynb #cab08277
 NAV_WORDS = 3  # a block with two links or more, half its letters in them, and no more words than this in a row outside them is navigation (chosen before it was measured)
@@ -659,10 +672,14 @@ def load_markdown(path:Path) -> list[Page]:
     "A Markdown file as one Page per `#`/`##` section."
     return _text_pages(path, markdown_sections(_read_text(path)))
 
-# %% ../nbs/04_loaders.ipynb #606a95f1
+# %% ../nbs/04_loaders.ipynb #781c91e5
 def load_rst(path:Path) -> list[Page]:
     "A reStructuredText file as one Page per section of its first two heading levels."
     return _text_pages(path, rst_sections(_read_text(path)))
+
+def load_adoc(path:Path) -> list[Page]:
+    "An AsciiDoc file as one Page per section of its first two heading levels."
+    return _text_pages(path, adoc_sections(_read_text(path)))
 
 # %% ../nbs/04_loaders.ipynb #fbf8ce1f
 def load_html(path:Path) -> list[Page]:
@@ -697,7 +714,7 @@ CODE_LANGUAGES = {
     ".kts": "kotlin", ".swift": "swift", ".scala": "scala", ".cs": "csharp", ".hs": "haskell", ".ex": "elixir", ".exs": "elixir",
     ".erl": "erlang", ".clj": "clojure", ".dart": "dart", ".jl": "julia", ".proto": "protobuf", ".gradle": "groovy",
     ".groovy": "groovy", ".tf": "terraform", ".hcl": "terraform", ".css": "css", ".scss": "css", ".less": "css", ".xml": "xml",
-    ".xsl": "xml", ".xsd": "xml", ".adoc": "asciidoc", ".org": "org", ".tex": "tex", ".bib": "tex",
+    ".xsl": "xml", ".xsd": "xml", ".org": "org", ".tex": "tex", ".bib": "tex",
     ".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "ini", ".ps1": "powershell", ".bat": "batch", ".cmd": "batch",
     ".mk": "make", ".cmake": "cmake", ".vim": "vim", ".el": "lisp", ".lisp": "lisp", ".fish": "fish", ".vue": "vue", ".svelte": "svelte"}
 
@@ -730,6 +747,7 @@ register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown, version=2))   # 2: cut at underlined headings too
 register_format((".txt", ".text"), Format("text", load_text))
 register_format((".rst", ".rest"), Format("text", load_rst, version=2))   # 2: read as a document with sections (1: as source code)
+register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
