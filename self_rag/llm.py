@@ -473,8 +473,10 @@ def table_units(rows:list[str], # consecutive table rows, the first its header
     return [Unit(f"{head}\n{r}" if len(_cells(r)) == width else r, True, True, starts or k > 0) for k, r in enumerate(rows[1:])]
 
 # %% ../nbs/14_llm.ipynb #96dda676
+_CONTINUED = re.compile(r"(?:\\|\||&&)\s*$")   # a shell line that goes on in the next: "git fsck --unreachable |", "./configure \\"
+
 def units(text:str) -> list[Unit]:
-    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open belongs to it."
+    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), belongs to it."
     out, prose, code, table, depth = [], [], [], [], 0   # depth: the brackets the run of code leaves open
     def flush_prose(closed:bool):   # closed: by the next item, or, for an item of one line, by a blank line or the passage's end (not a page break mid-sentence)
         out.extend(_prose_units(" ".join(prose), closed)); prose.clear()
@@ -484,11 +486,12 @@ def units(text:str) -> list[Unit]:
         if table: out.extend(table_units(table, not out or out[-1].ends)); table.clear()
         depth = 0
     for line in (text or "").splitlines():
-        if is_table_row(line) and not depth:
+        goes_on = code and (depth > 0 and not line.rstrip().endswith(".") or _CONTINUED.search(code[-1]))
+        if is_table_row(line) and not goes_on:
             flush_prose(closed=False)
             if code: flush_lines()
             table.append(line)
-        elif is_code_line(line) or code and depth > 0 and not line.rstrip().endswith("."):   # a code line, or one that goes on an open call or list
+        elif goes_on or is_code_line(line):
             flush_prose(closed=False)
             if table: flush_lines()
             code.append(line.strip()); depth += _bracket_depth(line)
