@@ -503,7 +503,7 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
         elif (u := _SETEXT.match(line)) and (title := _underlined(lines, i)): heads.append((i - 1, 1 + (u.group(1)[0] == "-"), title))
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #e0918694
+# %% ../nbs/04_loaders.ipynb #b8e6ddf7
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punctuation character: "=======", "-----", "~~~~"
 
 def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | None:
@@ -528,7 +528,7 @@ def rst_sections(text:str) -> list[tuple[str | None, str]]:
         i += n
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #e4ba5ab5
+# %% ../nbs/04_loaders.ipynb #41fa63e4
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
 _ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})[ \t]*$")   # a delimited block opens and closes with the same line
 
@@ -639,14 +639,13 @@ def _parsed(html:str) -> _HTMLText:
 def _section_path(heads:list[tuple[int, str]]) -> str | None: return " > ".join(dict.fromkeys(t for _, t in heads if t)) or None
 
 def html_sections(html:str, # an HTML page, or an EPUB chapter's XHTML
-                  title:str | None=None, # the first title of every path (an EPUB chapter's entry in its table of contents); None: the page's `<title>`, unless the page has an `h1`
+                  title:str | None=None, # the first title of every path (an EPUB chapter's entry in its table of contents); None: the page's `<title>`, until an `h1` takes its place
                  ) -> tuple[str | None, list[tuple[str | None, str]]]:
     "(the page's `<title>`, [(section path, cleaned text)]) of an HTML page cut at its h1-h3 headings."
     p, parts, pos = _parsed(html), [], 0
     text, page_title = p.text(), " ".join("".join(p.title).split()) or None
     cuts = [(level, start, end) for level, start, end in p.headings if level <= 3 and end is not None]
-    first = title or (page_title if not any(level == 1 for level, *_ in cuts) else None)
-    heads = [(0, first)] if first else []
+    heads = [(0, title)] if title else [(1, page_title)] if page_title else []   # the page's title ranks as an h1: the first h1 replaces it
     for level, start, end in cuts:
         parts.append((heads, text[pos:start])); pos = start
         heads = [h for h in heads if h[0] < level] + [(level, " ".join(text[start:end].split()))]
@@ -672,7 +671,7 @@ def load_markdown(path:Path) -> list[Page]:
     "A Markdown file as one Page per `#`/`##` section."
     return _text_pages(path, markdown_sections(_read_text(path)))
 
-# %% ../nbs/04_loaders.ipynb #781c91e5
+# %% ../nbs/04_loaders.ipynb #aed6195d
 def load_rst(path:Path) -> list[Page]:
     "A reStructuredText file as one Page per section of its first two heading levels."
     return _text_pages(path, rst_sections(_read_text(path)))
