@@ -503,7 +503,7 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
         elif (u := _SETEXT.match(line)) and (title := _underlined(lines, i)): heads.append((i - 1, 1 + (u.group(1)[0] == "-"), title))
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #b8e6ddf7
+# %% ../nbs/04_loaders.ipynb #ea54e366
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punctuation character: "=======", "-----", "~~~~"
 
 def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | None:
@@ -528,7 +528,7 @@ def rst_sections(text:str) -> list[tuple[str | None, str]]:
         i += n
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #41fa63e4
+# %% ../nbs/04_loaders.ipynb #c8ebba1a
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
 _ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})[ \t]*$")   # a delimited block opens and closes with the same line
 
@@ -663,15 +663,15 @@ def _read_text(path:Path) -> str: return clean_text(decode_text(path, path.read_
 
 # %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
-    "A plain-text file as one Page."
-    return _text_pages(path, [(None, _read_text(path))])
+    "A plain-text file as one Page, or one per section where it underlines its headings."
+    return _text_pages(path, rst_sections(_read_text(path)))
 
 # %% ../nbs/04_loaders.ipynb #155a4afe
 def load_markdown(path:Path) -> list[Page]:
     "A Markdown file as one Page per `#`/`##` section."
     return _text_pages(path, markdown_sections(_read_text(path)))
 
-# %% ../nbs/04_loaders.ipynb #aed6195d
+# %% ../nbs/04_loaders.ipynb #9a172567
 def load_rst(path:Path) -> list[Page]:
     "A reStructuredText file as one Page per section of its first two heading levels."
     return _text_pages(path, rst_sections(_read_text(path)))
@@ -744,7 +744,7 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown, version=2))   # 2: cut at underlined headings too
-register_format((".txt", ".text"), Format("text", load_text))
+register_format((".txt", ".text"), Format("text", load_text, version=2))   # 2: cut at underlined headings
 register_format((".rst", ".rest"), Format("text", load_rst, version=2))   # 2: read as a document with sections (1: as source code)
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
