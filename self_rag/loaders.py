@@ -503,7 +503,7 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
         elif (u := _SETEXT.match(line)) and (title := _underlined(lines, i)): heads.append((i - 1, 1 + (u.group(1)[0] == "-"), title))
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #ea54e366
+# %% ../nbs/04_loaders.ipynb #15ea6248
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punctuation character: "=======", "-----", "~~~~"
 
 def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | None:
@@ -528,7 +528,7 @@ def rst_sections(text:str) -> list[tuple[str | None, str]]:
         i += n
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #c8ebba1a
+# %% ../nbs/04_loaders.ipynb #da327ffe
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
 _ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})[ \t]*$")   # a delimited block opens and closes with the same line
 
@@ -574,6 +574,7 @@ class _HTMLText(HTMLParser):
         self.navigation, self.frames, self.in_link, self.counts = navigation, [], 0, [0, 0, 0]   # letters, letters in links, links
         self.run = 0   # words in a row outside links, in this block
         self.cells, self.in_cell, self.row_at = 0, 0, 0   # cells opened in this table row; depth inside a cell; where the row began in `out`
+        self.self_link = None   # where the text of an open link to a place on this page began: a "¶" or "#" beside a heading is dropped
     def _put(self, s): self.out.append(s); self.size += len(s)
     def _open(self, tag, attrs):
         a = dict(attrs)
@@ -607,12 +608,22 @@ class _HTMLText(HTMLParser):
         "A table cell: the cells of a row on one line, joined by ' | ' from the first that holds text (an admonition's icon cell leaves no mark)."
         if opening and self.cells and "".join(self.out[self.row_at:]).strip(): self._put("| " if self.out[-1].endswith(" ") else " | ")
         self.cells += opening; self.in_cell = max(0, self.in_cell + (1 if opening else -1))
+    def _link(self, opening, attrs=()):
+        "Count links; drop the text of a link to a place on the page that has no letter or digit (Sphinx's ¶, a # permalink, a footnote's ↩)."
+        if opening:
+            self.in_link += 1; self.counts[2] += 1; self.run = 0
+            self.self_link = (len(self.out), self.size) if (dict(attrs).get("href") or "").startswith("#") else None
+            return
+        self.in_link = max(0, self.in_link - 1)
+        if self.self_link and (shown := "".join(self.out[self.self_link[0]:])).strip() and not any(map(str.isalnum, shown)):
+            del self.out[self.self_link[0]:]; self.size = self.self_link[1]
+        self.self_link = None
     def handle_starttag(self, tag, attrs):
-        if tag == "a" and not self.skip: self.in_link += 1; self.counts[2] += 1; self.run = 0
+        if tag == "a" and not self.skip: self._link(True, attrs)
         self._tag(tag, True)
         if tag in self.FRAMED and not self.skip: self._open(tag, attrs)
     def handle_endtag(self, tag):
-        if tag == "a": self.in_link = max(0, self.in_link - 1)
+        if tag == "a": self._link(False)
         if tag in self.FRAMED and not self.skip: self._close(tag)
         self._tag(tag, False)
     def handle_data(self, data):
@@ -671,7 +682,7 @@ def load_markdown(path:Path) -> list[Page]:
     "A Markdown file as one Page per `#`/`##` section."
     return _text_pages(path, markdown_sections(_read_text(path)))
 
-# %% ../nbs/04_loaders.ipynb #9a172567
+# %% ../nbs/04_loaders.ipynb #b139828b
 def load_rst(path:Path) -> list[Page]:
     "A reStructuredText file as one Page per section of its first two heading levels."
     return _text_pages(path, rst_sections(_read_text(path)))
@@ -755,6 +766,7 @@ register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
 register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=3))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>
+register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook"))
 register_format((".png", ".jpg", ".jpeg", ".tif", ".tiff"), Format("image", "self_rag.formats:load_image", True))
 register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)
 SUPPORTED_SUFFIXES = tuple(_FORMATS)
