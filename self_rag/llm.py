@@ -395,7 +395,7 @@ class Unit(NamedTuple):
     starts: bool # it starts one (a sentence's second piece, or "which repeats..." after a command, does not)
 
 # %% ../nbs/14_llm.ipynb #e47243bb
-_CODE_LINE = re.compile(r"^\s*(?:[>$%+]\s+\S|#\s*(?:define|include|if|endif)\b)")
+_CODE_LINE = re.compile(r"^\s*(?:[>$%+]\s+\S|>>>(?:\s|$)|#\s*(?:define|include|if|endif)\b)")   # prompts (R's "> ", a shell's "$ ", Python's ">>>") and C's preprocessor
 
 # %% ../nbs/14_llm.ipynb #f1c78f15
 _CODE_WORD = re.compile(r"[({=<>;|$\\`]|^--?\w|::|\w[._]\w.*[._]|^\w+_\w+")
@@ -476,8 +476,8 @@ def table_units(rows:list[str], # consecutive table rows, the first its header
 _CONTINUED = re.compile(r"(?:\\|\||&&)\s*$")   # a shell line that goes on in the next: "git fsck --unreachable |", "./configure \\"
 
 def units(text:str) -> list[Unit]:
-    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), belongs to it."
-    out, prose, code, table, depth = [], [], [], [], 0   # depth: the brackets the run of code leaves open
+    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it."
+    out, prose, code, table, depth, after = [], [], [], [], 0, ""   # depth: the brackets the run of code leaves open; after: the line before
     def flush_prose(closed:bool):   # closed: by the next item, or, for an item of one line, by a blank line or the passage's end (not a page break mid-sentence)
         out.extend(_prose_units(" ".join(prose), closed)); prose.clear()
     def flush_lines():   # the run of code or table rows; inside a sentence ("use\n#define X\nto ensure ...") it does not start one
@@ -486,7 +486,8 @@ def units(text:str) -> list[Unit]:
         if table: out.extend(table_units(table, not out or out[-1].ends)); table.clear()
         depth = 0
     for line in (text or "").splitlines():
-        goes_on = code and (depth > 0 and not line.rstrip().endswith(".") or _CONTINUED.search(code[-1]))
+        session = code and line.strip() and after.strip() and any(c.startswith(">>>") for c in code)   # a Python session goes on to the next blank line
+        goes_on = code and (depth > 0 and not line.rstrip().endswith(".") or _CONTINUED.search(code[-1]) or session)
         if is_table_row(line) and not goes_on:
             flush_prose(closed=False)
             if code: flush_lines()
@@ -500,6 +501,7 @@ def units(text:str) -> list[Unit]:
             if prose and _opens_item(line, prose): flush_prose(closed=True)
             prose.append(line)
         else: flush_prose(closed=len(prose) == 1)
+        after = line
     flush_prose(closed=len(prose) == 1); flush_lines()
     return out
 
