@@ -5,7 +5,7 @@
 # %% ../nbs/05_formats.ipynb #3a9f7a73
 from __future__ import annotations
 
-import csv, functools, importlib, io, os, posixpath, re, shutil, subprocess, unicodedata, zipfile
+import csv, functools, importlib, io, json, os, posixpath, re, shutil, subprocess, unicodedata, zipfile
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, time
 from pathlib import Path
@@ -25,14 +25,15 @@ from tree_sitter import Language, Parser
 
 from .config import Settings
 from .loaders import (OCR_INSTALL, PDFIUM_LOCK, BinaryFileError, CorruptDocumentError, EmptyDocumentError, EncryptedDocumentError, LoadError, NoTextError,
-                              OcrUnavailableError, Page, TooLargeError, _merge_short, _section_path, clean_text, html_sections, code_language, decode_text)
+                              OcrUnavailableError, Page, TooLargeError, _merge_short, _section_path, _text_pages, clean_text, html_sections, markdown_sections, code_language, decode_text)
 
 # %% auto #0
-__all__ = ['MAX_MEMBERS', 'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events', 'load_docx',
-           'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'slide_page', 'load_pptx', 'load_odp', 'cell_text',
-           'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows', 'load_csv',
-           'epub_spine', 'load_epub', 'code_text', 'parser_for', 'line_blocks', 'group_blocks', 'is_definition',
-           'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages', 'load_image']
+__all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text',
+           'docx_events', 'load_docx', 'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'slide_page',
+           'load_pptx', 'load_odp', 'cell_text', 'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets',
+           'load_workbook', 'csv_rows', 'load_csv', 'epub_spine', 'load_epub', 'notebook_markdown', 'load_notebook',
+           'code_text', 'parser_for', 'line_blocks', 'group_blocks', 'is_definition', 'definition_name', 'code_pieces',
+           'load_code', 'ocr_pdf_pages', 'load_image']
 
 # %% ../nbs/05_formats.ipynb #29bf07bc
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the signature of OLE files: old Office formats, and encrypted new ones
@@ -481,6 +482,41 @@ def load_epub(path:Path, # an .epub file
                 pages.append(Page(path.name, str(path), n, None, section, text, book, unit="chapter"))
     if not pages: raise NoTextError(path, "has no text in any chapter of its spine: it holds only images, or its package file lists no chapters")
     return pages
+
+# %% ../nbs/05_formats.ipynb #05dd509d
+NOTEBOOK_OUTPUT_CHARS = 2000   # of each output of a cell, what is kept
+
+def _cell_text(value) -> str: return "".join(value) if isinstance(value, list) else str(value or "")
+
+def _output_text(out:dict) -> str:
+    "The text a cell output shows (a stream, or a result's text/plain), cut at NOTEBOOK_OUTPUT_CHARS; '' for an image or HTML only."
+    t = _cell_text(out.get("text") if out.get("output_type") == "stream" else (out.get("data") or {}).get("text/plain"))
+    return t if len(t) <= NOTEBOOK_OUTPUT_CHARS else t[:NOTEBOOK_OUTPUT_CHARS] + "\n..."
+
+def notebook_markdown(path:Path, # the notebook, named in errors
+                      nb:dict, # its parsed JSON
+                     ) -> str:
+    "A Jupyter notebook as Markdown: Markdown cells as written, code cells fenced in its language, each followed by its text outputs."
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if cells is None and isinstance(nb, dict): cells = [c for w in nb.get("worksheets") or [] for c in w.get("cells") or []]   # version 3
+    if not isinstance(cells, list): raise CorruptDocumentError(path, "is JSON but not a Jupyter notebook (it has no cells): save it from Jupyter, or give it its own suffix")
+    meta = nb.get("metadata") or {}
+    language = (meta.get("kernelspec") or {}).get("language") or (meta.get("language_info") or {}).get("name") or ""
+    parts = []
+    for c in cells:
+        source = _cell_text(c.get("source", c.get("input")))
+        if c.get("cell_type") == "markdown": parts.append(source)
+        elif c.get("cell_type") == "code" and source.strip():
+            parts.append(f"```{language}\n{source.rstrip()}\n```")
+            if shown := "\n".join(t.rstrip() for o in c.get("outputs") or [] if (t := _output_text(o)).strip()): parts.append(f"```\n{shown}\n```")
+    return "\n\n".join(parts)
+
+def load_notebook(path:Path) -> list[Page]:
+    "A Jupyter notebook as one Page per section of its Markdown headings, code and text outputs included."
+    try: nb = json.loads(decode_text(path, path.read_bytes()))
+    except json.JSONDecodeError as e:
+        raise CorruptDocumentError(path, f"is not valid JSON ({e.msg}, line {e.lineno}): the notebook is damaged; open it in Jupyter, which may recover it, and save it again") from None
+    return _text_pages(path, markdown_sections(clean_text(notebook_markdown(path, nb))))
 
 # %% ../nbs/05_formats.ipynb #38ac625c
 _CODE_DROP = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 0x7f, 0xfeff])
