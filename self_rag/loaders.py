@@ -31,9 +31,9 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rst_sections',
-           'adoc_sections', 'html_sections', 'load_text', 'load_markdown', 'load_rst', 'load_adoc', 'load_html',
-           'Format', 'register_format', 'code_language', 'looks_like_text', 'sniff_format', 'format_of',
-           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'find_documents']
+           'adoc_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_html', 'Format',
+           'register_format', 'code_language', 'looks_like_text', 'sniff_format', 'format_of', 'reader_version',
+           'path_problem', 'unpacked', 'document_pieces', 'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -503,7 +503,7 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
         elif (u := _SETEXT.match(line)) and (title := _underlined(lines, i)): heads.append((i - 1, 1 + (u.group(1)[0] == "-"), title))
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #15ea6248
+# %% ../nbs/04_loaders.ipynb #0139985a
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punctuation character: "=======", "-----", "~~~~"
 
 def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | None:
@@ -528,7 +528,7 @@ def rst_sections(text:str) -> list[tuple[str | None, str]]:
         i += n
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #da327ffe
+# %% ../nbs/04_loaders.ipynb #b1d8dd5e
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
 _ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})[ \t]*$")   # a delimited block opens and closes with the same line
 
@@ -674,7 +674,7 @@ def _read_text(path:Path) -> str: return clean_text(decode_text(path, path.read_
 
 # %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
-    "A plain-text file as one Page, or one per section where it underlines its headings."
+    "A plain-text or reStructuredText file as one Page, or one per section where it underlines its headings."
     return _text_pages(path, rst_sections(_read_text(path)))
 
 # %% ../nbs/04_loaders.ipynb #155a4afe
@@ -682,11 +682,7 @@ def load_markdown(path:Path) -> list[Page]:
     "A Markdown file as one Page per `#`/`##` section."
     return _text_pages(path, markdown_sections(_read_text(path)))
 
-# %% ../nbs/04_loaders.ipynb #b139828b
-def load_rst(path:Path) -> list[Page]:
-    "A reStructuredText file as one Page per section of its first two heading levels."
-    return _text_pages(path, rst_sections(_read_text(path)))
-
+# %% ../nbs/04_loaders.ipynb #9d9ce08e
 def load_adoc(path:Path) -> list[Page]:
     "An AsciiDoc file as one Page per section of its first two heading levels."
     return _text_pages(path, adoc_sections(_read_text(path)))
@@ -756,7 +752,7 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown, version=2))   # 2: cut at underlined headings too
 register_format((".txt", ".text"), Format("text", load_text, version=2))   # 2: cut at underlined headings
-register_format((".rst", ".rest"), Format("text", load_rst, version=2))   # 2: read as a document with sections (1: as source code)
+register_format((".rst", ".rest"), Format("text", load_text, version=2))   # 2: read as a document with sections (1: as source code)
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
