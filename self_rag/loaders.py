@@ -31,9 +31,9 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rst_sections',
-           'adoc_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_html', 'Format',
-           'register_format', 'code_language', 'looks_like_text', 'sniff_format', 'format_of', 'reader_version',
-           'path_problem', 'unpacked', 'document_pieces', 'load_document', 'find_documents']
+           'adoc_sections', 'latex_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex',
+           'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'sniff_format', 'format_of',
+           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -477,7 +477,7 @@ def _cut(lines:list[str], # a text file's lines
     "Cut `lines` where each heading starts: [(title path, text)], short pieces glued to a neighbour."
     parts, path, start = [], (), 0
     for at, level, title in heads:
-        parts.append((" > ".join(path) or None, "\n".join(lines[start:at]))); start = at
+        parts.append((" > ".join(path) or None, "\n".join(lines[start:at]) + "\n")); start = at   # a piece too short to stand alone joins the next on a line of its own
         path = (title,) if level == 1 else path[:1] + (title,)
     parts.append((" > ".join(path) or None, "\n".join(lines[start:])))
     return _merge_short(parts)
@@ -503,7 +503,7 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
         elif (u := _SETEXT.match(line)) and (title := _underlined(lines, i)): heads.append((i - 1, 1 + (u.group(1)[0] == "-"), title))
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #0139985a
+# %% ../nbs/04_loaders.ipynb #4c50ee40
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punctuation character: "=======", "-----", "~~~~"
 
 def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | None:
@@ -528,7 +528,7 @@ def rst_sections(text:str) -> list[tuple[str | None, str]]:
         i += n
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #b1d8dd5e
+# %% ../nbs/04_loaders.ipynb #5a556b7d
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
 _ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})[ \t]*$")   # a delimited block opens and closes with the same line
 
@@ -539,6 +539,33 @@ def adoc_sections(text:str) -> list[tuple[str | None, str]]:
         if d := _ADOC_DELIMITER.match(line): block = None if block == d.group(1) else block or d.group(1)
         elif block is None and (h := _ADOC_HEADING.match(line)) and len(h.group(1)) <= 2: heads.append((i, len(h.group(1)), h.group(2)))
     return _cut(lines, heads)
+
+# %% ../nbs/04_loaders.ipynb #909d7350
+_TEX_LEVELS = ("part", "chapter", "section", "subsection", "subsubsection")
+_TEX_HEADING = re.compile(r"^\s*\\(part|chapter|section|subsection|subsubsection)\*?\s*(?:\[[^\]]*\])?\s*(?=\{)")
+
+def _tex_group(s:str) -> str | None:
+    "The text inside the brace group `s` opens with, braces balanced; None if it does not close."
+    depth = 0
+    for j, ch in enumerate(s):
+        if ch in "{}" and (j == 0 or s[j - 1] != "\\"):
+            depth += 1 if ch == "{" else -1
+            if depth == 0: return s[1:j]
+    return None
+
+def _tex_words(s:str) -> str: return " ".join(re.sub(r"\\[A-Za-z]+\*?(?:\[[^\]]*\])?|[{}]", " ", s).replace("~", " ").split())
+
+def latex_sections(text:str) -> tuple[str | None, list[tuple[str | None, str]]]:
+    "(`\\title`, [(title path, text)]) of a LaTeX source: comments and preamble out, cut at its first two levels of sectioning commands."
+    text = "\n".join(re.sub(r"(?<!\\)%.*", "", line).rstrip() for line in text.split("\n"))
+    head, begun, body = text.partition("\\begin{document}")
+    if not begun: head, body = "", text
+    title = (m := re.search(r"\\title\s*(?:\[[^\]]*\])?\s*(?=\{)", head)) and _tex_group(head[m.end():])
+    lines, found = body.split("\\end{document}")[0].strip("\n").split("\n"), []
+    for i, line in enumerate(lines):
+        if (m := _TEX_HEADING.match(line)) and (t := _tex_group("\n".join(lines[i:i + 5])[m.end():])) is not None: found.append((i, m.group(1), _tex_words(t)))
+    used = sorted({c for _, c, _ in found}, key=_TEX_LEVELS.index)
+    return _tex_words(title) if title else None, _cut(lines, [(i, used.index(c) + 1, t) for i, c, t in found if used.index(c) < 2])
 
 # %% ../nbs/04_loaders.ipynb #cab08277
 NAV_WORDS = 3  # a block with two links or more, half its letters in them, and no more words than this in a row outside them is navigation (chosen before it was measured)
@@ -682,10 +709,15 @@ def load_markdown(path:Path) -> list[Page]:
     "A Markdown file as one Page per `#`/`##` section."
     return _text_pages(path, markdown_sections(_read_text(path)))
 
-# %% ../nbs/04_loaders.ipynb #9d9ce08e
+# %% ../nbs/04_loaders.ipynb #589b155e
 def load_adoc(path:Path) -> list[Page]:
     "An AsciiDoc file as one Page per section of its first two heading levels."
     return _text_pages(path, adoc_sections(_read_text(path)))
+
+def load_latex(path:Path) -> list[Page]:
+    "A LaTeX source as one Page per section of its first two sectioning levels, its `\\title` as the document's title."
+    title, sections = latex_sections(_read_text(path))
+    return _text_pages(path, sections, title)
 
 # %% ../nbs/04_loaders.ipynb #fbf8ce1f
 def load_html(path:Path) -> list[Page]:
@@ -720,7 +752,7 @@ CODE_LANGUAGES = {
     ".kts": "kotlin", ".swift": "swift", ".scala": "scala", ".cs": "csharp", ".hs": "haskell", ".ex": "elixir", ".exs": "elixir",
     ".erl": "erlang", ".clj": "clojure", ".dart": "dart", ".jl": "julia", ".proto": "protobuf", ".gradle": "groovy",
     ".groovy": "groovy", ".tf": "terraform", ".hcl": "terraform", ".css": "css", ".scss": "css", ".less": "css", ".xml": "xml",
-    ".xsl": "xml", ".xsd": "xml", ".org": "org", ".tex": "tex", ".bib": "tex",
+    ".xsl": "xml", ".xsd": "xml", ".org": "org", ".bib": "tex",
     ".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "ini", ".ps1": "powershell", ".bat": "batch", ".cmd": "batch",
     ".mk": "make", ".cmake": "cmake", ".vim": "vim", ".el": "lisp", ".lisp": "lisp", ".fish": "fish", ".vue": "vue", ".svelte": "svelte"}
 
@@ -754,6 +786,7 @@ register_format((".md", ".markdown"), Format("text", load_markdown, version=2)) 
 register_format((".txt", ".text"), Format("text", load_text, version=2))   # 2: cut at underlined headings
 register_format((".rst", ".rest"), Format("text", load_text, version=2))   # 2: read as a document with sections (1: as source code)
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
+register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
