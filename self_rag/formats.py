@@ -483,7 +483,7 @@ def load_epub(path:Path, # an .epub file
     if not pages: raise NoTextError(path, "has no text in any chapter of its spine: it holds only images, or its package file lists no chapters")
     return pages
 
-# %% ../nbs/05_formats.ipynb #05dd509d
+# %% ../nbs/05_formats.ipynb #67b784a1
 NOTEBOOK_OUTPUT_CHARS = 2000   # of each output of a cell, what is kept
 
 def _cell_text(value) -> str: return "".join(value) if isinstance(value, list) else str(value or "")

@@ -503,7 +503,7 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
         elif (u := _SETEXT.match(line)) and (title := _underlined(lines, i)): heads.append((i - 1, 1 + (u.group(1)[0] == "-"), title))
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #4c50ee40
+# %% ../nbs/04_loaders.ipynb #d86faeca
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punctuation character: "=======", "-----", "~~~~"
 
 def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | None:
@@ -528,7 +528,7 @@ def rst_sections(text:str) -> list[tuple[str | None, str]]:
         i += n
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #5a556b7d
+# %% ../nbs/04_loaders.ipynb #4eee17f1
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
 _ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})[ \t]*$")   # a delimited block opens and closes with the same line
 
@@ -540,7 +540,7 @@ def adoc_sections(text:str) -> list[tuple[str | None, str]]:
         elif block is None and (h := _ADOC_HEADING.match(line)) and len(h.group(1)) <= 2: heads.append((i, len(h.group(1)), h.group(2)))
     return _cut(lines, heads)
 
-# %% ../nbs/04_loaders.ipynb #909d7350
+# %% ../nbs/04_loaders.ipynb #126ec037
 _TEX_LEVELS = ("part", "chapter", "section", "subsection", "subsubsection")
 _TEX_HEADING = re.compile(r"^\s*\\(part|chapter|section|subsection|subsubsection)\*?\s*(?:\[[^\]]*\])?\s*(?=\{)")
 
@@ -709,7 +709,7 @@ def load_markdown(path:Path) -> list[Page]:
     "A Markdown file as one Page per `#`/`##` section."
     return _text_pages(path, markdown_sections(_read_text(path)))
 
-# %% ../nbs/04_loaders.ipynb #589b155e
+# %% ../nbs/04_loaders.ipynb #16f3266a
 def load_adoc(path:Path) -> list[Page]:
     "An AsciiDoc file as one Page per section of its first two heading levels."
     return _text_pages(path, adoc_sections(_read_text(path)))
