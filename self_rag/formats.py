@@ -5,9 +5,10 @@
 # %% ../nbs/05_formats.ipynb #3a9f7a73
 from __future__ import annotations
 
-import csv, functools, importlib, io, json, os, posixpath, re, shutil, subprocess, unicodedata, zipfile
+import csv, email.policy, functools, importlib, io, json, mailbox, os, posixpath, re, shutil, subprocess, unicodedata, zipfile
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, time
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Iterable, Iterator, Optional
 from urllib.parse import unquote
@@ -32,8 +33,8 @@ __all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'check_zip', 'pages_from_even
            'docx_events', 'load_docx', 'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'slide_page',
            'load_pptx', 'load_odp', 'cell_text', 'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets',
            'load_workbook', 'csv_rows', 'load_csv', 'epub_spine', 'load_epub', 'notebook_markdown', 'load_notebook',
-           'code_text', 'parser_for', 'line_blocks', 'group_blocks', 'is_definition', 'definition_name', 'code_pieces',
-           'load_code', 'ocr_pdf_pages', 'load_image']
+           'message_text', 'load_email', 'load_mbox', 'code_text', 'parser_for', 'line_blocks', 'group_blocks',
+           'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages', 'load_image']
 
 # %% ../nbs/05_formats.ipynb #29bf07bc
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the signature of OLE files: old Office formats, and encrypted new ones
@@ -517,6 +518,34 @@ def load_notebook(path:Path) -> list[Page]:
     except json.JSONDecodeError as e:
         raise CorruptDocumentError(path, f"is not valid JSON ({e.msg}, line {e.lineno}): the notebook is damaged; open it in Jupyter, which may recover it, and save it again") from None
     return _text_pages(path, markdown_sections(clean_text(notebook_markdown(path, nb))))
+
+# %% ../nbs/05_formats.ipynb #c24fbae2
+def message_text(msg:EmailMessage) -> str:
+    "An email as a person reads it: its header lines, its plain-text body (or its HTML body as text), the names of its attachments."
+    head = "\n".join(f"{k}: {v}" for k in ("From", "To", "Date", "Subject") if (v := msg.get(k)))
+    body, text = msg.get_body(preferencelist=("plain", "html")), ""
+    if body is not None:
+        try: text = body.get_content()
+        except (LookupError, UnicodeError): text = (body.get_payload(decode=True) or b"").decode("utf-8", "replace")   # a charset Python does not know
+        if body.get_content_type() == "text/html": text = "\n\n".join(t for _, t in html_sections(text)[1])
+    names = [a.get_filename() for a in msg.iter_attachments() if a.get_filename()]
+    return "\n\n".join(filter(None, [head, text.strip(), names and "Attachments: " + ", ".join(names)]))
+
+def _subject(msg:EmailMessage) -> str | None:
+    return " — ".join(filter(None, [" ".join(str(msg.get("Subject") or "").split()), msg.get("Date")])) or None
+
+def load_email(path:Path) -> list[Page]:
+    "An .eml message as one Page, its subject as the document's title."
+    with open(path, "rb") as f: msg = email.message_from_binary_file(f, policy=email.policy.default)
+    return _text_pages(path, [(_subject(msg), clean_text(message_text(msg)))], msg.get("Subject"))
+
+def load_mbox(path:Path) -> list[Page]:
+    "A mailbox as one Page per message, each a section named by its subject and date."
+    box = mailbox.mbox(path, factory=lambda f: email.message_from_binary_file(f, policy=email.policy.default), create=False)
+    try: messages = [(_subject(m), clean_text(message_text(m))) for m in box]
+    finally: box.close()
+    if not messages: raise CorruptDocumentError(path, "holds no message: a mailbox starts each one with a 'From ' line, and this file has none; if it is plain text, give it the suffix .txt")
+    return _text_pages(path, messages)
 
 # %% ../nbs/05_formats.ipynb #38ac625c
 _CODE_DROP = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 0x7f, 0xfeff])

@@ -796,6 +796,8 @@ register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.fo
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
 register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=3))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>
 register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook"))
+register_format((".eml",), Format("text", "self_rag.formats:load_email"))
+register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
 register_format((".png", ".jpg", ".jpeg", ".tif", ".tiff"), Format("image", "self_rag.formats:load_image", True))
 register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)
 SUPPORTED_SUFFIXES = tuple(_FORMATS)
