@@ -474,10 +474,11 @@ def table_units(rows:list[str], # consecutive table rows, the first its header
 
 # %% ../nbs/14_llm.ipynb #96dda676
 _CONTINUED = re.compile(r"(?:\\|\||&&)\s*$")   # a shell line that goes on in the next: "git fsck --unreachable |", "./configure \\"
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")   # a Markdown code block opens and closes with one (a notebook's cells are written so)
 
 def units(text:str) -> list[Unit]:
-    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it."
-    out, prose, code, table, depth, after = [], [], [], [], 0, ""   # depth: the brackets the run of code leaves open; after: the line before
+    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it. A Markdown code block is one unit, its lines as they are, with its fences."
+    out, prose, code, table, depth, after, fence = [], [], [], [], 0, "", None   # depth: the brackets the run of code leaves open; after: the line before; fence: of an open code block
     def flush_prose(closed:bool):   # closed: by the next item, or, for an item of one line, by a blank line or the passage's end (not a page break mid-sentence)
         out.extend(_prose_units(" ".join(prose), closed)); prose.clear()
     def flush_lines():   # the run of code or table rows; inside a sentence ("use\n#define X\nto ensure ...") it does not start one
@@ -486,6 +487,12 @@ def units(text:str) -> list[Unit]:
         if table: out.extend(table_units(table, not out or out[-1].ends)); table.clear()
         depth = 0
     for line in (text or "").splitlines():
+        if (f := _FENCE.match(line)) and (fence is None or f.group(1)[0] == fence[0]):   # a code block opens (its fence and language quoted with it), or closes
+            if not fence: flush_prose(closed=False); flush_lines()
+            code.append(line.strip()); fence = None if fence else f.group(1); after = ""
+            if not fence: flush_lines()
+            continue
+        if fence: code.append(line.rstrip()); continue
         session = code and line.strip() and after.strip() and any(c.startswith(">>>") for c in code)   # a Python session goes on to the next blank line
         goes_on = code and (depth > 0 and not line.rstrip().endswith(".") or _CONTINUED.search(code[-1]) or session)
         if is_table_row(line) and not goes_on:
