@@ -6,7 +6,7 @@
 1. Parse speed of `load_document` per format, in units/s (the format's own unit: PDF pages, slides, sheet rows, e-book
    chapters, document sections, code lines) and pages/s (PDF pages; elsewhere page equivalents of 3,000 characters,
    marked ~), on files generated with the formats' own writers (python-docx, python-pptx, openpyxl, csv, ZIP-built
-   ODT/ODP/ODS/EPUB, source code) and on real files from Debian packages (`apt-get download` + `dpkg-deb -x`, cached
+   ODT/ODP/ODS/EPUB, Markdown, HTML, reStructuredText, AsciiDoc, LaTeX, notebooks, a mailbox, source code) and on real files from Debian packages (`apt-get download` + `dpkg-deb -x`, cached
    under ~/.cache/self_rag/documents-bench; skipped with a note when apt cannot be reached), plus the Python standard
    library's own sources as real code.
 2. OCR: pages of known text rendered with Pillow at 300 dpi (clean, and a "scan": tilted, noisy, blurred, JPEG), wrapped
@@ -61,6 +61,7 @@ DEBIAN = {  # package -> what it gives the bench
     "r-cran-readxl": "readxl's example workbooks (XLSX)",
     "r-cran-openxlsx": "openxlsx's example workbooks (XLSX)",
     "r-cran-officer": "officer's example and template DOCX/PPTX",
+    "git-doc": "Git's manuals as HTML (the single-page user manual among them) and as AsciiDoc text",
 }
 
 def peak_rss_mb() -> float: return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -231,6 +232,42 @@ def make_html(path: Path, w: Words, sections=40):
                                                        for _ in range(2)) for _ in range(sections))
     path.write_text(f"<!doctype html><html><head><title>{_esc(w.title())}</title></head><body>{body}</body></html>")
 
+def make_rst(path: Path, w: Words, sections=40):
+    title = w.title()
+    path.write_text(f"{'=' * len(title)}\n{title}\n{'=' * len(title)}\n\n" + "".join(
+        f"{(t := w.title())}\n{'=' * len(t)}\n\n" + "".join(f"{(u := w.title())}\n{'-' * len(u)}\n\n" + "\n\n".join(w.para() for _ in range(3)) + "\n\n"
+                                                      for _ in range(2)) for _ in range(sections)))
+
+def make_adoc(path: Path, w: Words, sections=40):
+    path.write_text(f"= {w.title()}\n\n" + "".join(f"== {w.title()}\n\n" + "".join(f"=== {w.title()}\n\n" + "\n\n".join(w.para() for _ in range(3)) + "\n\n"
+                                                                               for _ in range(2)) for _ in range(sections)))
+
+def make_latex(path: Path, w: Words, sections=40):
+    body = "".join(f"\\section{{{w.title()}}}\n" + "".join(f"\\subsection{{{w.title()}}}\n" + "\n\n".join(w.para() for _ in range(3)) + "\n\n"
+                                                           for _ in range(2)) for _ in range(sections))
+    path.write_text(f"\\documentclass{{article}}\n\\title{{{w.title()}}}\n\\begin{{document}}\n\\maketitle\n{body}\\end{{document}}\n")
+
+def make_notebook(path: Path, w: Words, sections=40):
+    cells = []
+    for i in range(sections):
+        cells.append({"cell_type": "markdown", "metadata": {}, "source": f"## {w.title()}\n\n{w.para()}"})
+        for j in range(2):
+            f = _ident(w)
+            cells.append({"cell_type": "code", "metadata": {}, "execution_count": j, "source": f"def {f}(xs):\n    return sorted(xs)[:{j + 3}]\n\n{f}(data)",
+                          "outputs": [{"output_type": "execute_result", "execution_count": j, "data": {"text/plain": str([w.word() for _ in range(6)])}}]})
+    path.write_text(json.dumps({"cells": cells, "metadata": {"kernelspec": {"language": "python", "name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}))
+
+def make_mbox(path: Path, w: Words, messages=80):
+    import mailbox
+    from email.message import EmailMessage
+    box = mailbox.mbox(path)
+    for i in range(messages):
+        m = EmailMessage()
+        m["From"], m["To"], m["Subject"], m["Date"] = f"{w.word()}@example.org", "team@example.org", w.title(), f"Tue, {1 + i % 28:02} Dec 2026 09:30:00 +0000"
+        m.set_content("\n\n".join(w.para() for _ in range(3)))
+        box.add(m)
+    box.flush(); box.close()
+
 def _ident(w: Words) -> str: return "_".join(w.word() for _ in range(2))
 
 def make_code(folder: Path, w: Words, per_language=6):
@@ -263,6 +300,8 @@ def generate_formats(folder: Path, quick: bool) -> dict[str, list[Path]]:
     one("pptx", make_pptx, ".pptx", slides=f(80)); one("odp", make_odp, ".odp", slides=f(80))
     one("xlsx", make_xlsx, ".xlsx", rows=f(3000)); one("ods", make_ods, ".ods", rows=f(3000)); one("csv", make_csv, ".csv", rows=f(10000))
     one("epub", make_epub, ".epub", chapters=f(25)); one("markdown", make_markdown, ".md", sections=f(40)); one("html", make_html, ".html", sections=f(40))
+    one("rst", make_rst, ".rst", sections=f(40)); one("asciidoc", make_adoc, ".adoc", sections=f(40)); one("latex", make_latex, ".tex", sections=f(40))
+    one("notebook", make_notebook, ".ipynb", sections=f(40)); one("mbox", make_mbox, ".mbox", messages=f(80))
     make_code(folder / "code", w, per_language=2 if quick else 6)
     for ext in (".js", ".go", ".rs", ".sql", ".yaml", ".sh"): out[f"code {ext[1:]}"] = sorted((folder / "code").glob(f"*{ext}"))
     return out
@@ -310,12 +349,16 @@ def debian_files(got: dict[str, Path]) -> dict[str, list[Path]]:
     if xlsx: out["xlsx"] = xlsx
     if (f := find("r-cran-officer", "*.docx")): out["docx"] = f
     if (f := find("r-cran-officer", "*.pptx")): out["pptx"] = f
+    git = ("user-manual", "gitfaq", "gittutorial", "git-rebase", "git-stash", "git-bisect", "giteveryday")
+    if (f := [p for p in find("git-doc", "*.html") if p.stem in git]): out["html"] = f
+    if (f := [p for p in find("git-doc", "*.txt") if p.stem in git]): out["text"] = f
     return out
 
 # ------------------------------------------------------------------------------------------------ 1. parse speed
 
 UNIT = {"pdf": "page", "docx": "section", "odt": "section", "markdown": "section", "html": "section", "pptx": "slide", "odp": "slide",
-        "xlsx": "row", "ods": "row", "csv": "row", "epub": "chapter"}
+        "xlsx": "row", "ods": "row", "csv": "row", "epub": "chapter", "rst": "section", "asciidoc": "section", "latex": "section",
+        "notebook": "section", "mbox": "section", "text": "section"}
 
 def units_of(name: str, pages) -> int:
     "How many of the format's units a file's Pages hold."
