@@ -20,18 +20,23 @@ from .text import SENTENCE_BREAK
 
 # %% ../nbs/06_chunker.ipynb #90788ebe
 _BOUNDARIES = [re.compile(p) for p in (r"\n\s*\n", r"[.!?:;][\"')\]]?\s", r"\n", r"\s")]
+_FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?^ {0,3}\1[ \t]*$", re.M | re.S)   # a Markdown code block, fence to fence
 
 # %% ../nbs/06_chunker.ipynb #4768298b
 def cut_point(text:str, # the whole text
               start:int, # where the chunk starts
               limit:int, # the chunk may not go past this offset
               min_len:int, # don't cut before start+min_len if a boundary exists later
+              blocks:list[tuple[int, int]]=(), # (start, end) of code blocks not to cut inside while another boundary exists
              ) -> int:
-    "The offset to end a chunk at: the strongest boundary in `text[start+min_len:limit]`, never mid-word."
+    "The offset to end a chunk at: the strongest boundary in `text[start+min_len:limit]` outside `blocks`, never mid-word."
     if limit >= len(text): return len(text)
+    outside = lambda e: not any(a < e < b for a, b in blocks)
     for pat in _BOUNDARIES:
-        ends = [m.end() for m in pat.finditer(text, start + min_len, limit)]
+        ends = [m.end() for m in pat.finditer(text, start + min_len, limit) if outside(m.end())]
         if ends: return ends[-1]
+    if opens := [a for a, b in blocks if start + min_len // 2 <= a and b > limit]: return opens[0]   # a block that does not fit after a fair stretch of text: the next chunk starts with it
+    if blocks: return cut_point(text, start, limit, min_len)   # a block longer than a chunk: cut inside it
     m = re.search(r"\s", text[start:limit][::-1])  # a word longer than the window: cut after the last space, if any
     return limit - m.start() if m and limit - m.start() > start else limit
 
@@ -55,13 +60,14 @@ def split_spans(text:str, # the text to cut
     "Cut `text[start:end]` into `(start, end)` spans of at most `size` characters at natural boundaries."
     end = len(text) if end is None else end
     sub, spans, s = text[:end], [], start
+    blocks = [m.span() for m in _FENCED.finditer(sub, start)] if "```" in sub[start:] or "~~~" in sub[start:] else []
     while s < end:
         while s < end and sub[s].isspace(): s += 1
         if s >= end: break
-        e = cut_point(sub, s, min(s + size, end), size // 2)
+        e = cut_point(sub, s, min(s + size, end), size // 2, blocks)
         spans.append((s, e))
         if e >= end: break
-        s = max(_next_start(sub, e, overlap, s), s + 1)
+        s = e if any(a == e for a, _ in blocks) else max(_next_start(sub, e, overlap, s), s + 1)   # a chunk cut before a code block: the next starts with it
     return spans
 
 # %% ../nbs/06_chunker.ipynb #025da802
