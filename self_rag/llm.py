@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from .config import Settings
 from .results import LLMCall
 from .store import catalog
-from .text import PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, one_line, sentences, stem, word_pieces
+from .text import CODE_FENCE, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, one_line, sentences, stem, word_pieces
 
 # %% ../nbs/14_llm.ipynb #c95d37c3
 def _upper(v): return v.strip().upper() if isinstance(v, str) else v
@@ -474,7 +474,6 @@ def table_units(rows:list[str], # consecutive table rows, the first its header
 
 # %% ../nbs/14_llm.ipynb #96dda676
 _CONTINUED = re.compile(r"(?:\\|\||&&)\s*$")   # a shell line that goes on in the next: "git fsck --unreachable |", "./configure \\"
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")   # a Markdown code block opens and closes with one (a notebook's cells are written so)
 
 def units(text:str) -> list[Unit]:
     "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it. A Markdown code block is one unit, its lines as they are, with its fences."
@@ -487,7 +486,7 @@ def units(text:str) -> list[Unit]:
         if table: out.extend(table_units(table, not out or out[-1].ends)); table.clear()
         depth = 0
     for line in (text or "").splitlines():
-        if (f := _FENCE.match(line)) and (fence is None or f.group(1)[0] == fence[0]):   # a code block opens (its fence and language quoted with it), or closes
+        if (f := CODE_FENCE.match(line)) and (fence is None or f.group(1)[0] == fence[0]):   # a code block opens (its fence and language quoted with it), or closes
             if not fence: flush_prose(closed=False); flush_lines()
             code.append(line.strip()); fence = None if fence else f.group(1); after = ""
             if not fence: flush_lines()

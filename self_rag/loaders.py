@@ -22,6 +22,7 @@ from pdfminer.pdfpage import PDFPage
 from pypdf import PasswordType, PdfReader
 
 from .config import Settings
+from .text import CODE_FENCE
 
 # %% auto #0
 __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS',
@@ -484,7 +485,6 @@ def _cut(lines:list[str], # a text file's lines
 
 _ATX_HEADING = re.compile(r"^ {0,3}(#{1,2})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(={3,}|-{3,})[ \t]*$")   # the line under a heading: "Install\n=======", "From source\n-----------"
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 def _underlined(lines:list[str], i:int) -> str | None:
     "The heading an underline at line `i` makes of the line above: a paragraph of that line alone, not a list item, quote, table row or indented code."
@@ -496,7 +496,7 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
     "Cut Markdown at its level-1 and level-2 headings, `#`/`##` or underlined (not inside code fences): [(title path, text)]."
     lines, heads, fence = text.split("\n"), [], None
     for i, line in enumerate(lines):
-        f = _FENCE.match(line)
+        f = CODE_FENCE.match(line)
         if f and (fence is None or f.group(1)[0] == fence): fence = f.group(1)[0] if fence is None else None
         if fence is not None or f: continue
         if h := _ATX_HEADING.match(line): heads.append((i, len(h.group(1)), h.group(2)))
