@@ -16,11 +16,10 @@ from pydantic import BaseModel
 from .config import Settings
 from .loaders import Page, where
 from .results import PageStart
-from .text import SENTENCE_BREAK
+from .text import CODE_BLOCK, SENTENCE_BREAK
 
 # %% ../nbs/06_chunker.ipynb #90788ebe
 _BOUNDARIES = [re.compile(p) for p in (r"\n\s*\n", r"[.!?:;][\"')\]]?\s", r"\n", r"\s")]
-_FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?^ {0,3}\1[ \t]*$", re.M | re.S)   # a Markdown code block, fence to fence
 
 # %% ../nbs/06_chunker.ipynb #4768298b
 def cut_point(text:str, # the whole text
@@ -60,7 +59,7 @@ def split_spans(text:str, # the text to cut
     "Cut `text[start:end]` into `(start, end)` spans of at most `size` characters at natural boundaries."
     end = len(text) if end is None else end
     sub, spans, s = text[:end], [], start
-    blocks = [m.span() for m in _FENCED.finditer(sub, start)] if "```" in sub[start:] or "~~~" in sub[start:] else []
+    blocks = [m.span() for m in CODE_BLOCK.finditer(sub, start)] if "```" in sub[start:] or "~~~" in sub[start:] else []
     while s < end:
         while s < end and sub[s].isspace(): s += 1
         if s >= end: break

@@ -22,7 +22,7 @@ from pdfminer.pdfpage import PDFPage
 from pypdf import PasswordType, PdfReader
 
 from .config import Settings
-from .text import CODE_FENCE
+from .text import CODE_BLOCK, CODE_FENCE
 
 # %% auto #0
 __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS',
@@ -120,11 +120,14 @@ def where(page:Page, # where the text starts
 # %% ../nbs/04_loaders.ipynb #fcf4ec3f
 _DROP = dict.fromkeys([*range(0, 9), *range(11, 32), 0x7f, 0xad, 0x200b, 0xfeff])
 
+def _squeeze(text:str) -> str: return re.sub(r"(?<=\S) {2,}", " ", text)
+
 def clean_text(text:str) -> str:
-    "NFKC, no control characters, single spaces inside lines, at most one blank line in a row."
+    "NFKC, no control characters, single spaces inside lines (but in code blocks), at most one blank line in a row."
     text = unicodedata.normalize("NFKC", text).replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\f", "\n\n").replace("\t", " ").translate(_DROP)
-    text = re.sub(r"(?<=\S) {2,}", " ", text)
+    blocks = list(CODE_BLOCK.finditer(text)) if "```" in text or "~~~" in text else []
+    text = "".join(_squeeze(text[a:b]) + code for a, b, code in zip([0] + [m.end() for m in blocks], [m.start() for m in blocks] + [len(text)], [m.group(0) for m in blocks] + [""]))
     text = re.sub(r" +$", "", text, flags=re.M)
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
 
@@ -620,6 +623,8 @@ class _HTMLText(HTMLParser):
         del self.out[b.start:], self.headings[b.headings:]
         self.size, self.counts = b.size, list(b.counts)   # the blocks around it count it no more
     def _tag(self, tag, opening):
+        outer_pre = tag == "pre" and not self.skip and not self.in_cell and self.pre == (0 if opening else 1)   # a listing: written as a Markdown code block
+        if outer_pre and not opening: self._fence_end()
         if tag in self.SKIP: self.skip += 1 if opening else -1 if self.skip else 0
         elif tag == "title": self.in_title = opening
         elif tag == "pre": self.pre += 1 if opening else -1 if self.pre else 0
@@ -631,6 +636,11 @@ class _HTMLText(HTMLParser):
         elif tag in self.BLOCK: self._put("\n\n"); self.run = 0
         elif tag in self.LINE and opening: self._put("\n"); self.run = 0; self.cells = 0; self.row_at = len(self.out)
         if heading and opening and not any(b.aside for b in self.frames): self.headings.append((int(tag[1]), self.size, None))
+        if outer_pre and opening: self._put("```\n")
+    def _fence_end(self):
+        "Close a listing's code block; one left empty (its content was navigation) goes."
+        if self.out and self.out[-1] == "```\n": self.size -= 4; self.out.pop()
+        else: self._put("```" if self.out and self.out[-1].endswith("\n") else "\n```")
     def _cell(self, opening):
         "A table cell: the cells of a row on one line, joined by ' | ' from the first that holds text (an admonition's icon cell leaves no mark)."
         if opening and self.cells and "".join(self.out[self.row_at:]).strip(): self._put("| " if self.out[-1].endswith(" ") else " | ")
@@ -661,6 +671,7 @@ class _HTMLText(HTMLParser):
         if not self.in_link and (words := len(data.split())):
             self.run += words
             for b in self.frames: b.run = max(b.run, self.run)
+        if self.pre and self.out and self.out[-1] == "```\n": data = data.removeprefix("\n")   # the line break right after <pre> is not shown
         if not self.pre:
             data = re.sub(r"\s+", " ", data)
             if not self.out or self.out[-1].endswith(("\n", " ")): data = data.lstrip()
