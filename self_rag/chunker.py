@@ -30,6 +30,7 @@ def cut_point(text:str, # the whole text
              ) -> int:
     "The offset to end a chunk at: the strongest boundary in `text[start+min_len:limit]` outside `blocks`, never mid-word."
     if limit >= len(text): return len(text)
+    blocks = [(a, b) for a, b in blocks if a < limit and b > start]   # those of this window
     outside = lambda e: not any(a < e < b for a, b in blocks)
     for pat in _BOUNDARIES:
         ends = [m.end() for m in pat.finditer(text, start + min_len, limit) if outside(m.end())]
@@ -59,7 +60,7 @@ def split_spans(text:str, # the text to cut
     "Cut `text[start:end]` into `(start, end)` spans of at most `size` characters at natural boundaries."
     end = len(text) if end is None else end
     sub, spans, s = text[:end], [], start
-    blocks = [m.span() for m in CODE_BLOCK.finditer(sub, start)] if "```" in sub[start:] or "~~~" in sub[start:] else []
+    blocks = [m.span() for m in CODE_BLOCK.finditer(sub, start)] if sub.find("```", start) >= 0 or sub.find("~~~", start) >= 0 else []
     while s < end:
         while s < end and sub[s].isspace(): s += 1
         if s >= end: break

@@ -534,14 +534,16 @@ def message_text(msg:EmailMessage) -> str:
 def _subject(msg:EmailMessage) -> str | None:
     return " — ".join(filter(None, [" ".join(str(msg.get("Subject") or "").split()), msg.get("Date")])) or None
 
+def _message(f) -> EmailMessage: return email.message_from_binary_file(f, policy=email.policy.default)
+
 def load_email(path:Path) -> list[Page]:
     "An .eml message as one Page, its subject as the document's title."
-    with open(path, "rb") as f: msg = email.message_from_binary_file(f, policy=email.policy.default)
+    with open(path, "rb") as f: msg = _message(f)
     return _text_pages(path, [(_subject(msg), clean_text(message_text(msg)))], msg.get("Subject"))
 
 def load_mbox(path:Path) -> list[Page]:
     "A mailbox as one Page per message, each a section named by its subject and date."
-    box = mailbox.mbox(path, factory=lambda f: email.message_from_binary_file(f, policy=email.policy.default), create=False)
+    box = mailbox.mbox(path, factory=_message, create=False)
     try: messages = [(_subject(m), clean_text(message_text(m))) for m in box]
     finally: box.close()
     if not messages: raise CorruptDocumentError(path, "holds no message: a mailbox starts each one with a 'From ' line, and this file has none; if it is plain text, give it the suffix .txt")

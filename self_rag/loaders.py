@@ -126,8 +126,10 @@ def clean_text(text:str) -> str:
     "NFKC, no control characters, single spaces inside lines (but in code blocks), at most one blank line in a row."
     text = unicodedata.normalize("NFKC", text).replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\f", "\n\n").replace("\t", " ").translate(_DROP)
-    blocks = list(CODE_BLOCK.finditer(text)) if "```" in text or "~~~" in text else []
-    text = "".join(_squeeze(text[a:b]) + code for a, b, code in zip([0] + [m.end() for m in blocks], [m.start() for m in blocks] + [len(text)], [m.group(0) for m in blocks] + [""]))
+    kept, pos = [], 0   # the text with its runs of spaces squeezed, but in code blocks
+    for m in CODE_BLOCK.finditer(text) if "```" in text or "~~~" in text else ():
+        kept += [_squeeze(text[pos:m.start()]), m.group(0)]; pos = m.end()
+    text = "".join(kept) + _squeeze(text[pos:])
     text = re.sub(r" +$", "", text, flags=re.M)
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
 
@@ -474,7 +476,7 @@ def decode_text(path:Path, # the file, named in errors
                                     "convert it to UTF-8 (e.g. `iconv -f LATIN1 -t UTF-8`) or check that it is a text file")
     return text
 
-# %% ../nbs/04_loaders.ipynb #09f4e359
+# %% ../nbs/04_loaders.ipynb #4c689952
 def _cut(lines:list[str], # a text file's lines
          heads:list[tuple[int, int, str]], # its headings of level 1 and 2: (line where it starts, level, title), in order
         ) -> list[tuple[str | None, str]]:
@@ -486,6 +488,7 @@ def _cut(lines:list[str], # a text file's lines
     parts.append((" > ".join(path) or None, "\n".join(lines[start:])))
     return _merge_short(parts)
 
+# %% ../nbs/04_loaders.ipynb #09f4e359
 _ATX_HEADING = re.compile(r"^ {0,3}(#{1,2})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(={3,}|-{3,})[ \t]*$")   # the line under a heading: "Install\n=======", "From source\n-----------"
 
