@@ -5,7 +5,7 @@
 # %% ../nbs/05_formats.ipynb #3a9f7a73
 from __future__ import annotations
 
-import csv, email.policy, functools, importlib, io, json, mailbox, os, posixpath, re, shutil, subprocess, unicodedata, zipfile
+import csv, email.policy, functools, importlib, io, json, mailbox, os, posixpath, re, shutil, subprocess, textwrap, unicodedata, zipfile
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, time
 from email.message import EmailMessage
@@ -26,14 +26,15 @@ from tree_sitter import Language, Parser
 
 from .config import Settings
 from .loaders import (OCR_INSTALL, PDFIUM_LOCK, BinaryFileError, CorruptDocumentError, EmptyDocumentError, EncryptedDocumentError, LoadError, NoTextError,
-                              OcrUnavailableError, Page, TooLargeError, _merge_short, _section_path, _text_pages, clean_text, html_sections, markdown_sections, code_language, decode_text)
+                              OcrUnavailableError, Page, TooLargeError, UnsupportedFormatError, _cut, _merge_short, _section_path, _text_pages, clean_text, html_sections, markdown_sections, code_language, decode_text)
 
 # %% auto #0
-__all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text',
-           'docx_events', 'load_docx', 'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'slide_page',
-           'load_pptx', 'load_odp', 'cell_text', 'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets',
-           'load_workbook', 'csv_rows', 'load_csv', 'epub_spine', 'load_epub', 'notebook_markdown', 'load_notebook',
-           'message_text', 'load_email', 'load_mbox', 'code_text', 'parser_for', 'line_blocks', 'group_blocks',
+__all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'MAN_TIMEOUT', 'GROFF_INSTALL', 'check_zip', 'pages_from_events',
+           'heading_levels', 'docx_table_text', 'docx_events', 'load_docx', 'odf_text', 'odf_table_text', 'odt_events',
+           'load_odt', 'slide_page', 'load_pptx', 'load_odp', 'cell_text', 'row_groups', 'sheet_pages',
+           'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows', 'load_csv', 'epub_spine', 'load_epub',
+           'notebook_markdown', 'load_notebook', 'message_text', 'load_email', 'load_mbox', 'roff_for_layout',
+           'render_man', 'man_sections', 'load_man', 'code_text', 'parser_for', 'line_blocks', 'group_blocks',
            'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages', 'load_image']
 
 # %% ../nbs/05_formats.ipynb #29bf07bc
@@ -548,6 +549,87 @@ def load_mbox(path:Path) -> list[Page]:
     finally: box.close()
     if not messages: raise CorruptDocumentError(path, "holds no message: a mailbox starts each one with a 'From ' line, and this file has none; if it is plain text, give it the suffix .txt")
     return _text_pages(path, messages)
+
+# %% ../nbs/05_formats.ipynb #a7a1fae6
+MAN_TIMEOUT = 30   # seconds groff may take to lay out one page (bash's 350 KB page takes 0.2 s)
+_GROFF = ("groff", "-mandoc", "-Tutf8", "-Kutf-8", "-t", "-P-cbou", "-rLL=10000n", "-rcR=1", "-rHY=0")   # man or mdoc, tables; plain UTF-8 without bold or underline; one line per paragraph, one page, no hyphens
+GROFF_INSTALL = "install groff (Debian and Ubuntu: sudo apt-get install groff-base, which man needs too)"
+
+# %% ../nbs/05_formats.ipynb #7dbce74d
+_EXAMPLE_START, _EXAMPLE_END = "SelfRagExampleStarts", "SelfRagExampleEnds"   # lines of ours that groff prints where an example starts and ends
+_REQUEST = re.compile(r"[.'][ \t]*([A-Za-z]\w*)(.*)")
+_READS_FILES = frozenset("so nx cf trf".split())   # requests that pull another file into the page
+
+def roff_for_layout(source:str) -> str:
+    "A page's roff with its examples marked (after `.nf`, `.EX`, `.Bd -literal`; before `.fi`, `.EE`, `.Ed`) and the requests that read other files left out."
+    out, displays = [], []   # displays: whether each open mdoc .Bd is an example
+    for line in source.split("\n"):
+        name, rest = m.groups() if (m := _REQUEST.match(line)) else (None, "")
+        if name in _READS_FILES: continue
+        if name in ("fi", "EE") or (name == "Ed" and displays and displays.pop()): out += [".br", _EXAMPLE_END, ".br"]   # on a line of its own, filled or not
+        out.append(line)
+        if name == "Bd": displays.append(bool(re.search(r"-(?:literal|unfilled)\b", rest)))
+        if name in ("nf", "EX") or (name == "Bd" and displays[-1]): out.append(_EXAMPLE_START)
+    return "\n".join(out)
+
+# %% ../nbs/05_formats.ipynb #77c042ef
+def render_man(path:Path, # the page, named in errors
+               source:str, # its roff
+              ) -> str:
+    "The page as groff lays it out for a terminal, its examples marked (`roff_for_layout`)."
+    if not shutil.which("groff"): raise UnsupportedFormatError(path, f"is a manual page, which self_rag lays out with groff, and groff is not installed: {GROFF_INSTALL}")
+    try: r = subprocess.run(_GROFF, input=roff_for_layout(source).encode(), capture_output=True, timeout=MAN_TIMEOUT)
+    except subprocess.TimeoutExpired: raise CorruptDocumentError(path, f"was still being laid out by groff after {MAN_TIMEOUT} s: the page loops; check it with man -l") from None
+    if r.returncode:   # a fatal error, its output cut short (599 real pages of Debian gave none)
+        why = next((l for l in r.stderr.decode("utf-8", "replace").splitlines() if l.strip()), f"exit status {r.returncode}")
+        raise CorruptDocumentError(path, f"could not be laid out by groff ({why}): check it with man -l")
+    return r.stdout.decode("utf-8", "replace")
+
+# %% ../nbs/05_formats.ipynb #ab9640f6
+def _indent(line:str) -> int: return len(line) - len(line.lstrip())
+
+def _fenced_examples(lines:list[str]) -> list[str]:
+    "Laid-out lines with each marked example as a Markdown code block, dedented to its own margin."
+    out, block = [], None
+    for line in lines:
+        mark = line.strip()
+        if mark == _EXAMPLE_START: block = [] if block is None else block
+        elif mark == _EXAMPLE_END and block is not None:
+            if code := textwrap.dedent("\n".join(block)).strip("\n"): out += ["", "```", *code.split("\n"), "```", ""]
+            block = None
+        elif mark != _EXAMPLE_END: (out if block is None else block).append(line)
+    return out + (block or [])
+
+def _is_tag(line:str, after:str) -> bool:
+    "Whether `line` is the tag of a tagged paragraph (an option, a variable, a term) whose description starts in `after`, one step in."
+    tag = line.strip()
+    return (bool(tag) and bool(after.strip()) and after != "```" and _indent(after) > _indent(line) and len(tag) <= 80
+            and not tag.endswith((".", ":", ";", ",", "\\")) and (tag.startswith("-") or len(tag.split()) <= 3))
+
+# %% ../nbs/05_formats.ipynb #42472bfd
+def man_sections(text:str, # a page as groff laid it out (`render_man`)
+                ) -> tuple[str | None, list[tuple[str | None, str]]]:
+    "A laid-out page cut at its section headings (at the margin) and subsection headings (indented less than the text): (its first section's text, the NAME line, as title; [(title path, text)]). Header and footer dropped, examples fenced, each tag joined to its description."
+    lines = text.split("\n")
+    if len(edges := [i for i, l in enumerate(lines) if l.strip()]) > 2: lines = lines[edges[0] + 1:edges[-1]]   # one header, one footer: one long page
+    shown = [l for l in lines if l.strip()]
+    body = min((_indent(b) for a, b in zip(shown, shown[1:]) if not _indent(a) and _indent(b)), default=1)   # where text starts under a heading
+    lines, out, heads, fence, joined = _fenced_examples(lines), [], [], False, False
+    for line, after in zip(lines, lines[1:] + [""]):
+        if joined: joined = False; continue
+        fence ^= line == "```"
+        if fence or line == "```": out.append(line)
+        elif line.strip() and _indent(line) < body: heads.append((len(out), 1 if not _indent(line) else 2, line.strip())); out.append(line.strip())
+        elif joined := _is_tag(line, after): out.append(f"{line.strip()}  {after.strip()}")
+        else: out.append(line.strip())
+    title = " ".join(" ".join(out[heads[0][0] + 1:heads[1][0] if len(heads) > 1 else None]).split()) if heads else ""
+    return title or None, _cut(out, heads)
+
+# %% ../nbs/05_formats.ipynb #847ad94b
+def load_man(path:Path) -> list[Page]:
+    "A manual page (man or mdoc macros) as one Page per section, laid out by groff, its NAME line as the document's title."
+    title, sections = man_sections(render_man(path, decode_text(path, path.read_bytes())))
+    return _text_pages(path, [(s, clean_text(t)) for s, t in sections], title)
 
 # %% ../nbs/05_formats.ipynb #38ac625c
 _CODE_DROP = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 0x7f, 0xfeff])

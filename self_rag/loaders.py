@@ -33,8 +33,9 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rst_sections',
            'adoc_sections', 'latex_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex',
-           'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'sniff_format', 'format_of',
-           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'find_documents']
+           'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format',
+           'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document',
+           'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -812,6 +813,7 @@ register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, 
 register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook"))
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
+register_format((".man",), Format("text", "self_rag.formats:load_man"))   # and `ls.1`, `openssl-req.1ssl` when they hold roff: `is_man_page`
 register_format((".png", ".jpg", ".jpeg", ".tif", ".tiff"), Format("image", "self_rag.formats:load_image", True))
 register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)
 SUPPORTED_SUFFIXES = tuple(_FORMATS)
@@ -847,8 +849,18 @@ def looks_like_text(head:bytes) -> bool:
 # %% ../nbs/04_loaders.ipynb #9c6517e4
 _HTML_START = re.compile(rb"\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html)[\s>]", re.I | re.S)   # XHTML starts with an XML declaration
 
-def _sniff(head:bytes, path:Path | None, text:bool) -> Format | None:
-    suffix = next((s for magic, s in _MAGIC if head.startswith(magic)), None)
+_MAN_SECTION = re.compile(r"\.(?:[1-9][a-z]{0,8}|n)$", re.I)   # ls.1, openssl-req.1ssl, Carp.3perl, Tcl's .n
+_ROFF = re.compile(rb"\s*[.']|(?:.*\n)*?[.'][ \t]*(?:TH|Dd)\s")   # a request or comment first, or the title macro of man or mdoc
+_ALIAS = re.compile(rb"\s*\.so\s")   # .so man1/gunzip.1: the whole page is the other one
+
+def is_man_page(name:str, # the file's name
+                head:bytes, # its first bytes
+               ) -> bool:
+    "Whether a file is a manual page: a section number for suffix and roff inside, not a page that only points at another."
+    return bool(_MAN_SECTION.search(name) and _ROFF.match(head) and not _ALIAS.match(head))
+
+def _sniff(head:bytes, path:Path | None, text:bool, name:str="") -> Format | None:
+    suffix = ".man" if is_man_page(name, head) else next((s for magic, s in _MAGIC if head.startswith(magic)), None)
     if suffix is None and b"%PDF-" in head[:1024]: suffix = ".pdf"
     if suffix is None and path and head.startswith(b"PK\x03\x04"): suffix = _zip_suffix(path)
     if suffix is None and text and looks_like_text(head):
@@ -858,11 +870,11 @@ def _sniff(head:bytes, path:Path | None, text:bool) -> Format | None:
 def sniff_format(path:Path, # a file whose name says nothing of its format
                  text:bool=True, # whether text (plain or HTML) counts: only for files without a suffix
                 ) -> Format | None:
-    "The format of a file by its first 4 KB: PDF, an image, an Office, OpenDocument or EPUB file, HTML or text; None if it is none we load."
+    "The format of a file by its first 4 KB (and a manual page by its name too): PDF, an image, an Office, OpenDocument or EPUB file, a manual page, HTML or text; None if it is none we load."
     try:
         with open(path, "rb") as f: head = f.read(4096)
     except OSError: return None
-    return _sniff(head, path, text)
+    return _sniff(head, path, text, path.name)
 
 # %% ../nbs/04_loaders.ipynb #deda0d42
 def _gzip_head(path:Path) -> bytes:
@@ -882,7 +894,7 @@ def _gzipped_format(path:Path) -> Format | None:
     inner = Path(path.stem)
     if inner.name in CODE_NAMES: return CODE_FORMAT
     if inner.suffix and (fmt := _FORMATS.get(inner.suffix.lower())): return fmt
-    return _sniff(_gzip_head(path), None, text=not inner.suffix or _doc_name(inner))
+    return _sniff(_gzip_head(path), None, not inner.suffix or _doc_name(inner), inner.name)
 
 def format_of(path:Path) -> Format | None:
     "The format `path` is loaded as: by its suffix; as code by its name or `#!` line; else by its first bytes (`sniff_format`: text only without a suffix or under a documentation name, `README.Debian`); a gzip file's by what it holds; None if unsupported."
