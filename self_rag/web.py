@@ -15,7 +15,7 @@ __all__ = ['MIN_MATCH', 'MIN_EDGE', 'EDGE', 'HIGHLIGHT_FILL', 'HIGHLIGHT_LINE', 
            'swagger_assets', 'api_docs', 'ready', 'web_app', 'serve_app', 'serve_web']
 
 # %% ../nbs/21_web.ipynb #24952cec
-import asyncio, contextlib, hashlib, hmac, importlib.resources, io, ipaddress, json, logging, mimetypes, os, re, shutil, tempfile, threading, time, unicodedata, uuid
+import asyncio, contextlib, hashlib, hmac, importlib.resources, io, ipaddress, json, logging, mimetypes, os, re, shutil, tempfile, threading, time, unicodedata, uuid, zlib
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Callable, Literal, Optional
@@ -34,7 +34,7 @@ from . import __version__
 from .config import Settings
 from .engine import Engine
 from .eval import Question, evaluate, load_questions, results_table
-from .loaders import PDFIUM_LOCK, SUPPORTED_SUFFIXES, LoadError, load_document, unpacked
+from .loaders import PDFIUM_LOCK, SUPPORTED_SUFFIXES, LoadError, is_man_page, load_document, unpacked
 from .results import (CollectionInfo, Collections, Deleted, DocumentInfo, Health, IngestReport,
                               Retrieval)
 from .retriever import VARIANTS
@@ -352,15 +352,23 @@ def safe_name(name:str) -> str:
     return base
 
 # %% ../nbs/21_web.ipynb #fc620041
+def _unzipped_head(head:bytes) -> bytes:
+    "What the first bytes of a gzip file unpack to, as far as they go; nothing for damaged bytes."
+    try: return zlib.decompressobj(wbits=31).decompress(head, 4096)
+    except zlib.error: return b""
+
 def check_upload(name:str, # the safe name
                  head:bytes, # the file's first bytes
                  size:int) -> None:
     "Refuse an uploaded file that cannot be a document: an `HTTPException` with the status and the reason."
     if size == 0: raise HTTPException(400, f"{name} is empty (0 bytes): nothing to index.")
-    suffix = Path(name[:-3] if name.lower().endswith(".gz") else name).suffix.lower()   # a gzip file: the document it holds
-    if suffix not in SUPPORTED_SUFFIXES:
-        raise HTTPException(415, f"{name}: {suffix or 'no suffix'} is not a format self_rag reads. Supported: {', '.join(sorted(set(SUPPORTED_SUFFIXES)))}, each also as .gz.")
-    if suffix == ".pdf" and not name.lower().endswith(".gz") and b"%PDF-" not in head[:1024]:
+    gz = name.lower().endswith(".gz")
+    inner = name[:-3] if gz else name   # a gzip file: the document it holds
+    suffix = Path(inner).suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES and not is_man_page(inner, _unzipped_head(head) if gz else head):
+        raise HTTPException(415, f"{name}: {suffix or 'no suffix'} is not a format self_rag reads. Supported: {', '.join(sorted(set(SUPPORTED_SUFFIXES)))}, "
+                                 "manual pages (ls.1), each also as .gz.")
+    if suffix == ".pdf" and not gz and b"%PDF-" not in head[:1024]:
         raise HTTPException(422, f"{name} is not a PDF: it does not start with %PDF-. Is it another format renamed?")
 
 # %% ../nbs/21_web.ipynb #71bc4c57
