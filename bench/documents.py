@@ -258,6 +258,14 @@ def make_notebook(path: Path, w: Words, sections=40):
                           "outputs": [{"output_type": "execute_result", "execution_count": j, "data": {"text/plain": str([w.word() for _ in range(6)])}}]})
     path.write_text(json.dumps({"cells": cells, "metadata": {"kernelspec": {"language": "python", "name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}))
 
+def make_rtf(path: Path, w: Words, sections=40):
+    "As TextEdit writes it: a font table, a colour table, bold headings, escaped accents and dashes."
+    esc = lambda t: t.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}")
+    body = "".join(f"\\f1\\b {esc(w.title())}\\\n\\f0\\b0 " + "\\\n\\\n".join(esc(w.para()) + " Caf\\'e9 \\uc0\\u8212  done." for _ in range(3)) + "\\\n"
+                   for _ in range(sections))
+    path.write_text("{\\rtf1\\ansi\\ansicpg1252{\\fonttbl\\f0\\fswiss\\fcharset0 Helvetica;\\f1\\fswiss\\fcharset0 Helvetica-Bold;}"
+                    "{\\colortbl;\\red255\\green255\\blue255;}{\\info{\\title " + esc(w.title()) + "}}\n" + body + "}")
+
 def make_mbox(path: Path, w: Words, messages=80):
     import mailbox
     from email.message import EmailMessage
@@ -303,6 +311,7 @@ def generate_formats(folder: Path, quick: bool) -> dict[str, list[Path]]:
     one("epub", make_epub, ".epub", chapters=f(25)); one("markdown", make_markdown, ".md", sections=f(40)); one("html", make_html, ".html", sections=f(40))
     one("rst", make_rst, ".rst", sections=f(40)); one("asciidoc", make_adoc, ".adoc", sections=f(40)); one("latex", make_latex, ".tex", sections=f(40))
     one("notebook", make_notebook, ".ipynb", sections=f(40)); one("mbox", make_mbox, ".mbox", messages=f(80))
+    one("rtf", make_rtf, ".rtf", sections=f(40))
     make_code(folder / "code", w, per_language=2 if quick else 6)
     for ext in (".js", ".go", ".rs", ".sql", ".yaml", ".sh"): out[f"code {ext[1:]}"] = sorted((folder / "code").glob(f"*{ext}"))
     return out
@@ -360,7 +369,7 @@ def debian_files(got: dict[str, Path]) -> dict[str, list[Path]]:
 
 UNIT = {"pdf": "page", "docx": "section", "odt": "section", "markdown": "section", "html": "section", "pptx": "slide", "odp": "slide",
         "xlsx": "row", "ods": "row", "csv": "row", "epub": "chapter", "rst": "section", "asciidoc": "section", "latex": "section",
-        "notebook": "section", "mbox": "section", "text": "section", "man": "section"}
+        "notebook": "section", "mbox": "section", "text": "section", "man": "section", "rtf": "section"}
 
 def units_of(name: str, pages) -> int:
     "How many of the format's units a file's Pages hold."

@@ -805,6 +805,7 @@ register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2
 register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
+register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
 register_format((".pptx",), Format("slides", "self_rag.formats:load_pptx", True))
 register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
@@ -819,7 +820,7 @@ register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)
 SUPPORTED_SUFFIXES = tuple(_FORMATS)
 
 # %% ../nbs/04_loaders.ipynb #7f5eb7e6
-_MAGIC = ((b"\x89PNG\r\n\x1a\n", ".png"), (b"\xff\xd8\xff", ".jpg"), (b"II*\x00", ".tif"), (b"MM\x00*", ".tif"))
+_MAGIC = ((b"\x89PNG\r\n\x1a\n", ".png"), (b"\xff\xd8\xff", ".jpg"), (b"II*\x00", ".tif"), (b"MM\x00*", ".tif"), (b"{\\rtf", ".rtf"))
 _ZIP_MEMBERS = (("word/document.xml", ".docx"), ("ppt/presentation.xml", ".pptx"), ("xl/workbook.xml", ".xlsx"))
 _ZIP_MIMETYPES = {"application/vnd.oasis.opendocument.text": ".odt", "application/vnd.oasis.opendocument.presentation": ".odp",
                   "application/vnd.oasis.opendocument.spreadsheet": ".ods", "application/epub+zip": ".epub"}
