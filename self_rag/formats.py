@@ -34,9 +34,10 @@ __all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'MAN_TIMEOUT', 'GROFF_INSTALL
            'heading_levels', 'docx_table_text', 'docx_events', 'load_docx', 'odf_text', 'odf_table_text', 'odt_events',
            'load_odt', 'load_rtf', 'slide_page', 'load_pptx', 'load_odp', 'cell_text', 'row_groups', 'sheet_pages',
            'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows', 'load_csv', 'epub_spine', 'load_epub',
-           'notebook_markdown', 'load_notebook', 'message_text', 'load_email', 'load_mbox', 'roff_for_layout',
-           'render_man', 'man_sections', 'load_man', 'code_text', 'parser_for', 'line_blocks', 'group_blocks',
-           'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages', 'load_image']
+           'notebook_markdown', 'load_notebook', 'message_text', 'load_email', 'load_mbox', 'reads_files',
+           'roff_for_layout', 'render_man', 'man_sections', 'load_man', 'code_text', 'parser_for', 'line_blocks',
+           'group_blocks', 'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages',
+           'load_image']
 
 # %% ../nbs/05_formats.ipynb #29bf07bc
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the signature of OLE files: old Office formats, and encrypted new ones
@@ -570,14 +571,21 @@ GROFF_INSTALL = "install groff (Debian and Ubuntu: sudo apt-get install groff-ba
 # %% ../nbs/05_formats.ipynb #7dbce74d
 _EXAMPLE_START, _EXAMPLE_END = "SelfRagExampleStarts", "SelfRagExampleEnds"   # lines of ours that groff prints where an example starts and ends
 _REQUEST = re.compile(r"[.'][ \t]*([A-Za-z]\w*)(.*)")
-_READS_FILES = frozenset("so nx cf trf".split())   # requests that pull another file into the page
+_FILE_REQUEST = re.compile(r"(?<![\w-])(?:so|nx|cf|trf)(?![\w-])|(?<![\w-])mso\s+\S*[/\\]")   # what reads another file into the page (a macro file by a path: .mso www.tmac is fine)
+_ESCAPED_NAME = re.compile(r"[.'][ \t]*\\[^\"#{}]")   # a request named by a string (.\*x): whatever it holds; not a comment nor a block's brace
+_RENAMES = re.compile(r"[.'][ \t]*(?:als|rn)\b.*\\")   # an alias or new name built from a string
+_COMMENT = re.compile(r"[.'][ \t]*\\[\"#]")
+
+def reads_files(line:str) -> bool:
+    "Whether a line of roff may read another file into the page: a request that does (`.so`, also after `.if` or `.do`, or named in `.ds`, `.als`, `.rn`), or one named by a string."
+    return line[:1] in ".'" and not _COMMENT.match(line) and bool(_FILE_REQUEST.search(line) or _ESCAPED_NAME.match(line) or _RENAMES.match(line))
 
 def roff_for_layout(source:str) -> str:
     "A page's roff with its examples marked (after `.nf`, `.EX`, `.Bd -literal`; before `.fi`, `.EE`, `.Ed`) and the requests that read other files left out."
     out, displays = [], []   # displays: whether each open mdoc .Bd is an example
     for line in source.split("\n"):
         name, rest = m.groups() if (m := _REQUEST.match(line)) else (None, "")
-        if name in _READS_FILES: continue
+        if reads_files(line): continue
         if name in ("fi", "EE") or (name == "Ed" and displays and displays.pop()): out += [".br", _EXAMPLE_END, ".br"]   # on a line of its own, filled or not
         out.append(line)
         if name == "Bd": displays.append(bool(re.search(r"-(?:literal|unfilled)\b", rest)))
