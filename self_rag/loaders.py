@@ -32,10 +32,10 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rst_sections',
-           'adoc_sections', 'latex_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex',
-           'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format',
-           'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document',
-           'find_documents']
+           'adoc_sections', 'latex_sections', 'info_sections', 'html_sections', 'load_text', 'load_markdown',
+           'load_adoc', 'load_latex', 'load_info', 'load_html', 'Format', 'register_format', 'code_language',
+           'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked',
+           'document_pieces', 'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -574,6 +574,31 @@ def latex_sections(text:str) -> tuple[str | None, list[tuple[str | None, str]]]:
     used = sorted({c for _, c, _ in found}, key=_TEX_LEVELS.index)
     return _tex_words(title) if title else None, _cut(lines, [(i, used.index(c) + 1, t) for i, c, t in found if used.index(c) < 2])
 
+# %% ../nbs/04_loaders.ipynb #0c9acda8
+_INFO_UNDERLINE = {"*": 1, "=": 2, "-": 3, ".": 4}   # chapter, section, subsection, subsubsection
+_NOTE = re.compile(r"\*[Nn]ote(\s+)(?:([^:]+?)::)?")   # *note Regular Expressions:: (the label is the node), or *note label: node.
+
+def _info_heading(body:list[str]) -> tuple[int, str] | None:
+    "The level and title of the underlined line a node's body starts with; None if it starts with none."
+    if len(body) < 2 or not (mark := body[1].rstrip()) or mark[0] not in _INFO_UNDERLINE or mark != mark[0] * len(mark): return None
+    return (_INFO_UNDERLINE[mark[0]], body[0].strip()) if abs(len(mark) - len(body[0].rstrip())) <= 2 else None
+
+def info_sections(text:str) -> tuple[str | None, list[tuple[str | None, str]]]:
+    "Cut a GNU Info file at its chapters and sections: (the Top node's title, [(title path, text)]). Its nodes only, without menus; the preamble where it has none."
+    lines, heads, title = [], [], None
+    for node in text.split("\x1f")[1:]:
+        head, _, rest = node.lstrip("\n").partition("\n")
+        if not head.startswith("File:"): continue   # the tag table, the list of parts, local variables
+        body = _NOTE.sub(lambda m: f"see{m.group(1)}{m.group(2) or ''}", rest).split("\n")
+        body = body[:next((i for i, l in enumerate(body) if l.startswith("* Menu:")), len(body))]
+        while body and not body[0].strip(): body.pop(0)
+        h = _info_heading(body)
+        body = [l for j, l in enumerate(body) if not (j and _info_heading(body[j - 1:j + 1]))]   # titles without their underlines
+        if h and title is None and re.search(r"\bNode: Top\b", head): title, body = h[1], body[1:]
+        elif h and h[0] <= 2: heads.append((len(lines), *h))
+        lines += body + [""]
+    return title, _cut(lines, heads) if lines else [(None, text.split("\x1f")[0])]
+
 # %% ../nbs/04_loaders.ipynb #cab08277
 NAV_WORDS = 3  # a block with two links or more, half its letters in them, and no more words than this in a row outside them is navigation (chosen before it was measured)
 
@@ -734,6 +759,12 @@ def load_latex(path:Path) -> list[Page]:
     title, sections = latex_sections(_read_text(path))
     return _text_pages(path, sections, title)
 
+def load_info(path:Path) -> list[Page]:
+    "A GNU Info manual, or one part of a split one (`find.info-2`), as one Page per chapter and section, its Top node's title as the document's title."
+    raw = re.sub(rb"\0\x08\[.*?\0\x08\]", b"", path.read_bytes())   # the markers of an index node or an image, between NUL-backspace pairs
+    title, sections = info_sections(decode_text(path, raw))   # cut before cleaning, which drops the \x1f between nodes
+    return _text_pages(path, [(s, clean_text(t)) for s, t in sections], title)
+
 # %% ../nbs/04_loaders.ipynb #fbf8ce1f
 def load_html(path:Path) -> list[Page]:
     "An HTML file as one Page per section (cut at its h1-h3 headings), its `<title>` as the document's title."
@@ -802,6 +833,7 @@ register_format((".txt", ".text"), Format("text", load_text, version=2))   # 2: 
 register_format((".rst", ".rest"), Format("text", load_text, version=2))   # 2: read as a document with sections (1: as source code)
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
+register_format((".info",), Format("text", load_info))   # and the parts of a split manual, find.info-2: `format_of`
 register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
@@ -890,18 +922,22 @@ def _doc_name(path:Path) -> bool:
     "A conventional name of a project's text documentation, whatever follows it: `README.Debian`, `changelog.Debian.amd64`, `INSTALL.unix`."
     return path.name.split(".")[0].lower() in _DOC_NAMES
 
+def _suffix(name:str) -> str:
+    "The suffix a file's format goes by, lower case: a part of a split Info manual (`find.info-2`) goes by `.info`."
+    return re.sub(r"^\.info-\d+$", ".info", Path(name).suffix.lower())
+
 def _gzipped_format(path:Path) -> Format | None:
     "The format of the document a gzip file holds: by the name under `.gz` (`README.md.gz`), else by its first bytes (`changelog.gz`, `README.Debian.gz`)."
     inner = Path(path.stem)
     if inner.name in CODE_NAMES: return CODE_FORMAT
-    if inner.suffix and (fmt := _FORMATS.get(inner.suffix.lower())): return fmt
+    if inner.suffix and (fmt := _FORMATS.get(_suffix(inner.name))): return fmt
     return _sniff(_gzip_head(path), None, not inner.suffix or _doc_name(inner), inner.name)
 
 def format_of(path:Path) -> Format | None:
     "The format `path` is loaded as: by its suffix; as code by its name or `#!` line; else by its first bytes (`sniff_format`: text only without a suffix or under a documentation name, `README.Debian`); a gzip file's by what it holds; None if unsupported."
     if path.suffix.lower() == ".gz": return _gzipped_format(path)
     if path.name in CODE_NAMES or (not path.suffix and code_language(path)): return CODE_FORMAT
-    return _FORMATS.get(path.suffix.lower()) or sniff_format(path, text=not path.suffix or _doc_name(path))
+    return _FORMATS.get(_suffix(path.name)) or sniff_format(path, text=not path.suffix or _doc_name(path))
 
 def reader_version(path:Path) -> int:
     "The version of the reader of `path`'s format (`Format.version`; a gzip file's: of what it holds); 0 for a file in no format self_rag reads."

@@ -127,7 +127,7 @@ async def in_thread(progress:Progress, fn:Callable, what:Callable[[], str]):
 
 # %% ../nbs/21_server.ipynb #0c2a73c8
 INSTRUCTIONS = """self_rag answers questions from the user's own documents (PDF; Word, OpenDocument, RTF and PowerPoint files; spreadsheets;
-EPUB; Markdown, reStructuredText, AsciiDoc, LaTeX, text and HTML; Jupyter notebooks; email; manual pages; source code; scanned pages;
+EPUB; Markdown, reStructuredText, AsciiDoc, LaTeX, GNU Info, text and HTML; Jupyter notebooks; email; manual pages; source code; scanned pages;
 any of them gzip-compressed).
 Use rag_answer for a grounded answer with [Doc N] citations (it checks relevance, grounding and usefulness, and
 says when the documents do not contain the answer); use retrieve to get the raw passages yourself.
