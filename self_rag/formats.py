@@ -30,14 +30,14 @@ from .loaders import (OCR_INSTALL, PDFIUM_LOCK, BinaryFileError, CorruptDocument
                               OcrUnavailableError, Page, TooLargeError, UnsupportedFormatError, _cut, _merge_short, _section_path, _text_pages, clean_text, html_sections, markdown_sections, code_language, decode_text)
 
 # %% auto #0
-__all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'MAN_TIMEOUT', 'GROFF_INSTALL', 'check_zip', 'pages_from_events',
-           'heading_levels', 'docx_table_text', 'docx_events', 'load_docx', 'odf_text', 'odf_table_text', 'odt_events',
-           'load_odt', 'load_rtf', 'slide_page', 'load_pptx', 'load_odp', 'cell_text', 'row_groups', 'sheet_pages',
-           'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows', 'load_csv', 'epub_spine', 'load_epub',
-           'notebook_markdown', 'load_notebook', 'message_text', 'load_email', 'load_mbox', 'reads_files',
-           'roff_for_layout', 'render_man', 'man_sections', 'load_man', 'code_text', 'parser_for', 'line_blocks',
-           'group_blocks', 'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages',
-           'load_image']
+__all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'MAN_TIMEOUT', 'GROFF_INSTALL', 'MAN_TITLE_CHARS', 'check_zip',
+           'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events', 'load_docx', 'odf_text',
+           'odf_table_text', 'odt_events', 'load_odt', 'load_rtf', 'slide_page', 'load_pptx', 'load_odp', 'cell_text',
+           'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows', 'load_csv',
+           'epub_spine', 'load_epub', 'notebook_markdown', 'load_notebook', 'message_text', 'load_email', 'load_mbox',
+           'reads_files', 'roff_for_layout', 'render_man', 'man_sections', 'load_man', 'code_text', 'parser_for',
+           'line_blocks', 'group_blocks', 'is_definition', 'definition_name', 'code_pieces', 'load_code',
+           'ocr_pdf_pages', 'load_image']
 
 # %% ../nbs/05_formats.ipynb #29bf07bc
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the signature of OLE files: old Office formats, and encrypted new ones
@@ -627,9 +627,11 @@ def _is_tag(line:str, after:str) -> bool:
             and not tag.endswith((".", ":", ";", ",", "\\")) and (tag.startswith("-") or len(tag.split()) <= 3))
 
 # %% ../nbs/05_formats.ipynb #42472bfd
+MAN_TITLE_CHARS = 200   # a NAME line is one; a page without one does not get its first paragraph as a title
+
 def man_sections(text:str, # a page as groff laid it out (`render_man`)
                 ) -> tuple[str | None, list[tuple[str | None, str]]]:
-    "A laid-out page cut at its section headings (at the margin) and subsection headings (indented less than the text): (its first section's text, the NAME line, as title; [(title path, text)]). Header and footer dropped, examples fenced, each tag joined to its description."
+    "A laid-out page cut at its section headings (at the margin) and subsection headings (indented less than the text): (its first section's first paragraph, the NAME line, as title where it is short; [(title path, text)]). Header and footer dropped, examples fenced, each tag joined to its description."
     lines = text.split("\n")
     if len(edges := [i for i, l in enumerate(lines) if l.strip()]) > 2: lines = lines[edges[0] + 1:edges[-1]]   # one header, one footer: one long page
     shown = [l for l in lines if l.strip()]
@@ -642,8 +644,8 @@ def man_sections(text:str, # a page as groff laid it out (`render_man`)
         elif line.strip() and _indent(line) < body: heads.append((len(out), 1 if not _indent(line) else 2, line.strip())); out.append(line.strip())
         elif joined := _is_tag(line, after): out.append(f"{line.strip()}  {after.strip()}")
         else: out.append(line.strip())
-    title = " ".join(" ".join(out[heads[0][0] + 1:heads[1][0] if len(heads) > 1 else None]).split()) if heads else ""
-    return title or None, _cut(out, heads)
+    first = "\n".join(out[heads[0][0] + 1:heads[1][0] if len(heads) > 1 else None]).strip().split("\n\n")[0] if heads else ""
+    return (" ".join(first.split()) if 0 < len(first) <= MAN_TITLE_CHARS else None), _cut(out, heads)
 
 # %% ../nbs/05_formats.ipynb #847ad94b
 def load_man(path:Path) -> list[Page]:
