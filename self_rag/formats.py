@@ -571,7 +571,9 @@ GROFF_INSTALL = "install groff (Debian and Ubuntu: sudo apt-get install groff-ba
 # %% ../nbs/05_formats.ipynb #7dbce74d
 _EXAMPLE_START, _EXAMPLE_END = "SelfRagExampleStarts", "SelfRagExampleEnds"   # lines of ours that groff prints where an example starts and ends
 _REQUEST = re.compile(r"[.'][ \t]*([A-Za-z]\w*)(.*)")
-_FILE_REQUEST = re.compile(r"(?<![\w-])(?:so|nx|cf|trf)(?![\w-])|(?<![\w-])mso\s+\S*[/\\]")   # what reads another file into the page (a macro file by a path: .mso www.tmac is fine)
+_FILE_REQUEST = re.compile(r"""(?x)(?:^|(?<=\s))[.'][ \t]*(?:so|nx|cf|trf)(?![\w-])   # a request that reads a file: at the start, or after .if or .el
+    | (?<![\w.-])(?:so|nx|cf|trf)(?![\w.-])                            # its name as a word: .do so, .ds z so, .als q so (not ld.so)
+    | (?<![\w-])mso\s+\S*[/\\]""")                                    # a macro file by a path (.mso www.tmac is fine)
 _ESCAPED_NAME = re.compile(r"[.'][ \t]*\\[^\"#{}]")   # a request named by a string (.\*x): whatever it holds; not a comment nor a block's brace
 _RENAMES = re.compile(r"[.'][ \t]*(?:als|rn)\b.*\\")   # an alias or new name built from a string
 _COMMENT = re.compile(r"[.'][ \t]*\\[\"#]")
