@@ -63,6 +63,7 @@ DEBIAN = {  # package -> what it gives the bench
     "r-cran-officer": "officer's example and template DOCX/PPTX",
     "git-doc": "Git's manuals as HTML (the single-page user manual among them) and as AsciiDoc text",
     "git-man": "Git's manual pages (roff, laid out by groff)",
+    "findutils": "GNU find's Info manual, split in parts",
 }
 
 def peak_rss_mb() -> float: return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -363,13 +364,14 @@ def debian_files(got: dict[str, Path]) -> dict[str, list[Path]]:
     if (f := [p for p in find("git-doc", "*.html") if p.stem in git]): out["html"] = f
     if (f := [p for p in find("git-doc", "*.txt") if p.stem in git]): out["text"] = f
     if (f := [p for p in find("git-man", "*.gz") if p.name.split(".")[0] in git]): out["man"] = f
+    if (f := find("findutils", "find.info*.gz")): out["info"] = f
     return out
 
 # ------------------------------------------------------------------------------------------------ 1. parse speed
 
 UNIT = {"pdf": "page", "docx": "section", "odt": "section", "markdown": "section", "html": "section", "pptx": "slide", "odp": "slide",
         "xlsx": "row", "ods": "row", "csv": "row", "epub": "chapter", "rst": "section", "asciidoc": "section", "latex": "section",
-        "notebook": "section", "mbox": "section", "text": "section", "man": "section", "rtf": "section"}
+        "notebook": "section", "mbox": "section", "text": "section", "man": "section", "rtf": "section", "info": "section"}
 
 def units_of(name: str, pages) -> int:
     "How many of the format's units a file's Pages hold."
