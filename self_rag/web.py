@@ -34,7 +34,7 @@ from . import __version__
 from .config import Settings
 from .engine import Engine
 from .eval import Question, evaluate, load_questions, results_table
-from .loaders import PDFIUM_LOCK, SUPPORTED_SUFFIXES, LoadError, is_man_page, load_document, unpacked
+from .loaders import PDFIUM_LOCK, SUPPORTED_SUFFIXES, LoadError, _suffix, is_man_page, load_document, unpacked
 from .results import (CollectionInfo, Collections, Deleted, DocumentInfo, Health, IngestReport,
                               Retrieval)
 from .retriever import VARIANTS
@@ -364,7 +364,7 @@ def check_upload(name:str, # the safe name
     if size == 0: raise HTTPException(400, f"{name} is empty (0 bytes): nothing to index.")
     gz = name.lower().endswith(".gz")
     inner = name[:-3] if gz else name   # a gzip file: the document it holds
-    suffix = Path(inner).suffix.lower()
+    suffix = _suffix(inner)   # find.info-2, a part of a split Info manual: .info
     if suffix not in SUPPORTED_SUFFIXES and not is_man_page(inner, _unzipped_head(head) if gz else head):
         raise HTTPException(415, f"{name}: {suffix or 'no suffix'} is not a format self_rag reads. Supported: {', '.join(sorted(set(SUPPORTED_SUFFIXES)))}, "
                                  "manual pages (ls.1), each also as .gz.")
