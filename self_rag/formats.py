@@ -563,11 +563,6 @@ def load_mbox(path:Path) -> list[Page]:
     if not messages: raise CorruptDocumentError(path, "holds no message: a mailbox starts each one with a 'From ' line, and this file has none; if it is plain text, give it the suffix .txt")
     return _text_pages(path, messages)
 
-# %% ../nbs/05_formats.ipynb #a7a1fae6
-MAN_TIMEOUT = 30   # seconds groff may take to lay out one page (bash's 350 KB page takes 0.2 s)
-_GROFF = ("groff", "-mandoc", "-Tutf8", "-Kutf-8", "-t", "-P-cbou", "-rLL=10000n", "-rcR=1", "-rHY=0")   # man or mdoc, tables; plain UTF-8 without bold or underline; one line per paragraph, one page, no hyphens
-GROFF_INSTALL = "install groff (Debian and Ubuntu: sudo apt-get install groff-base, which man needs too)"
-
 # %% ../nbs/05_formats.ipynb #7dbce74d
 _EXAMPLE_START, _EXAMPLE_END = "SelfRagExampleStarts", "SelfRagExampleEnds"   # lines of ours that groff prints where an example starts and ends
 _REQUEST = re.compile(r"[.'][ \t]*([A-Za-z]\w*)(.*)")
@@ -595,6 +590,10 @@ def roff_for_layout(source:str) -> str:
     return "\n".join(out)
 
 # %% ../nbs/05_formats.ipynb #77c042ef
+MAN_TIMEOUT = 30   # seconds groff may take to lay out one page (bash's 350 KB page takes 0.2 s)
+_GROFF = ("groff", "-mandoc", "-Tutf8", "-Kutf-8", "-t", "-P-cbou", "-rLL=10000n", "-rcR=1", "-rHY=0")   # man or mdoc, tables; plain UTF-8 without bold or underline; one line per paragraph, one page, no hyphens
+GROFF_INSTALL = "install groff (Debian and Ubuntu: sudo apt-get install groff-base, which man needs too)"
+
 def render_man(path:Path, # the page, named in errors
                source:str, # its roff
               ) -> str:
