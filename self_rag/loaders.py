@@ -5,7 +5,7 @@
 # %% ../nbs/04_loaders.ipynb #2d975ebf
 from __future__ import annotations
 
-import codecs, errno, gzip, importlib, logging, os, re, shutil, subprocess, tempfile, threading, unicodedata, warnings, zipfile, zlib
+import codecs, errno, gzip, importlib, itertools, logging, os, re, shutil, subprocess, tempfile, threading, unicodedata, warnings, zipfile, zlib
 from collections import Counter
 from contextlib import closing, contextmanager
 from contextvars import ContextVar
@@ -32,10 +32,10 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rst_sections',
-           'adoc_sections', 'latex_sections', 'info_sections', 'html_sections', 'load_text', 'load_markdown',
-           'load_adoc', 'load_latex', 'load_info', 'load_html', 'Format', 'register_format', 'code_language',
-           'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked',
-           'document_pieces', 'load_document', 'find_documents']
+           'adoc_sections', 'latex_sections', 'info_examples', 'info_sections', 'html_sections', 'load_text',
+           'load_markdown', 'load_adoc', 'load_latex', 'load_info', 'load_html', 'Format', 'register_format',
+           'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version',
+           'path_problem', 'unpacked', 'document_pieces', 'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -574,6 +574,48 @@ def latex_sections(text:str) -> tuple[str | None, list[tuple[str | None, str]]]:
     used = sorted({c for _, c, _ in found}, key=_TEX_LEVELS.index)
     return _tex_words(title) if title else None, _cut(lines, [(i, used.index(c) + 1, t) for i, c, t in found if used.index(c) < 2])
 
+# %% ../nbs/04_loaders.ipynb #821771bc
+def _indent(line:str) -> int: return len(line) - len(line.lstrip(" "))
+
+def _text_indent(para:list[str]) -> int:
+    "The column a paragraph's text sits at: its last line's, or for one line its own less a first line's indent of three."
+    i = _indent(para[-1])
+    return i - 3 if len(para) == 1 and i % 5 == 3 else i
+
+_INFO_SENTENCE = re.compile(r"^[A-Z][\w ,‘’'()-]*[.:]$")   # "Example:", "The following escape sequences are recognized:"
+_PROMPT = re.compile(r"^(?:[$#%]\s|#!|>>>)")   # a shell's or Python's prompt, a script's first line
+
+def _reads_as_prose(para:list[str]) -> bool:
+    "A paragraph laid out as filled text (each line but the last long, or broken where the next word would not fit) that ends a sentence, or a one-line sentence; none that starts with a prompt or goes on a shell line."
+    lines = [l.strip() for l in para]
+    if _PROMPT.match(lines[0]) or any(l.endswith("\\") for l in lines): return False
+    if len(lines) == 1: return bool(_INFO_SENTENCE.match(lines[0]))
+    width = max(map(len, lines))
+    filled = all(len(l) >= 55 for l in lines[:-1]) or width >= 50 and all(len(a) + 1 + len(b.split()[0]) > width for a, b in zip(lines, lines[1:]))
+    return filled and re.search(r"[.:!?’'\"]$", lines[-1]) is not None and not lines[-1].endswith("...")   # a call's ");" or a synopsis' "FILE..." is no sentence's end
+
+def _runs(para:list[str]) -> list[list[str]]:
+    "A paragraph cut where a line five columns deeper follows a sentence's end, and again where the text goes on at its own depth: an example set right under its sentence, without blank lines."
+    start = next((i for i in range(1, len(para)) if _indent(para[i]) >= _indent(para[i - 1]) + 5 and para[i - 1].rstrip().endswith((".", ":"))), None)
+    if start is None: return [para]
+    end = next((i for i in range(start, len(para)) if _indent(para[i]) <= _indent(para[start - 1])), len(para))
+    return [r for r in (para[:start], para[start:end], para[end:]) if r]
+
+def info_examples(lines:list[str], # a node's lines, as `makeinfo` laid them out
+                 ) -> list[str]:
+    "The lines with each example (a paragraph five columns deeper than the text before it, and those that follow it as deep) in a Markdown code block, less its indent."
+    paras = [run for blank, g in itertools.groupby(lines, key=lambda l: not l.strip()) if not blank for run in _runs(list(g))]
+    out, example, text_at = [], [], 0
+    def close():
+        if not example: return
+        cut = min(_indent(l) for l in example if l)
+        out.extend(["```", *(l[cut:] if l else l for l in example), "```", ""]); example.clear()
+    for p in paras:
+        if min(map(_indent, p)) >= text_at + 5 and not _reads_as_prose(p): example.extend(([""] if example else []) + p); continue
+        close(); out.extend(p + [""]); text_at = _text_indent(p)
+    close()
+    return out
+
 # %% ../nbs/04_loaders.ipynb #0c9acda8
 _INFO_UNDERLINE = {"*": 1, "=": 2, "-": 3, ".": 4}   # chapter, section, subsection, subsubsection
 _NOTE = re.compile(r"\*[Nn]ote(\s+)(?:([^:]+?)::)?")   # *note Regular Expressions:: (the label is the node), or *note label: node.
@@ -584,7 +626,7 @@ def _info_heading(body:list[str]) -> tuple[int, str] | None:
     return (_INFO_UNDERLINE[mark[0]], body[0].strip()) if abs(len(mark) - len(body[0].rstrip())) <= 2 else None
 
 def info_sections(text:str) -> tuple[str | None, list[tuple[str | None, str]]]:
-    "Cut a GNU Info file at its chapters and sections: (the Top node's title, [(title path, text)]). Its nodes only, without menus; the preamble where it has none."
+    "Cut a GNU Info file at its chapters and sections: (the Top node's title, [(title path, text)]). Its nodes only, without menus, their examples in code blocks (`info_examples`); the preamble where it has none."
     lines, heads, title = [], [], None
     for node in text.split("\x1f")[1:]:
         head, _, rest = node.lstrip("\n").partition("\n")
@@ -596,7 +638,7 @@ def info_sections(text:str) -> tuple[str | None, list[tuple[str | None, str]]]:
         body = [l for j, l in enumerate(body) if not (j and _info_heading(body[j - 1:j + 1]))]   # titles without their underlines
         if h and title is None and re.search(r"\bNode: Top\b", head): title, body = h[1], body[1:]
         elif h and h[0] <= 2: heads.append((len(lines), *h))
-        lines += body + [""]
+        lines += info_examples(body)
     return title, _cut(lines, heads) if lines else [(None, text.split("\x1f")[0])]
 
 # %% ../nbs/04_loaders.ipynb #cab08277
@@ -833,7 +875,7 @@ register_format((".txt", ".text"), Format("text", load_text, version=2))   # 2: 
 register_format((".rst", ".rest"), Format("text", load_text, version=2))   # 2: read as a document with sections (1: as source code)
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
-register_format((".info",), Format("text", load_info))   # and the parts of a split manual, find.info-2: `format_of`
+register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
 register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
