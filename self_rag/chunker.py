@@ -85,6 +85,7 @@ class Chunk(BaseModel):
     where: Optional[str] = None      # its place in the file, as a citation shows it (see `loaders.where`)
     furniture: list[int] = []        # which lines of `text` (0-based, split at \n) are its pages' running headers and footers
     page_starts: list[PageStart] = []  # where each page (or section of a page) it runs over begins in `text`, and its place
+    code_open: Optional[str] = None  # the opening fence ("```sh") of the code block `text` starts inside, if it does
 
 # %% ../nbs/06_chunker.ipynb #eaf21c1b
 NAMESPACE = uuid.UUID("3c5a1f9e-5b1d-4f53-9d0e-2a9d6f1c7b42")
@@ -147,6 +148,8 @@ def _cut(self:Chunker, text:str, starts:list[int], flowing:set[int], spans:list[
     "Parents over `spans` of the held parts' `text`, and the children inside each, numbered on."
     parts = self.held
     def page_of(off): return bisect.bisect_right(starts, off) - 1
+    blocks = [m.span() for m in CODE_BLOCK.finditer(text)] if "```" in text or "~~~" in text else []
+    def opened_at(s): return next((text[a:text.index("\n", a)].strip() for a, b in blocks if a < s < b), None)   # the fence of the block `s` lies inside
     def furniture_of(j, s, e):   # the lines of chunk text[s:e] that are part j's running header or footer lines
         if not parts[j].furniture: return []
         a, b = max(s, starts[j]), min(e, starts[j + 1] if j + 1 < len(starts) else len(text))
@@ -163,7 +166,7 @@ def _cut(self:Chunker, text:str, starts:list[int], flowing:set[int], spans:list[
                      pages=sorted({parts[j].page for j in range(first, last + 1)}), section=parts[first].section,
                      title=parts[0].title, parent_id=parent_id, index=i,
                      where=span_where(parts[first], parts[last], text[starts[first]:s], text[starts[last]:e]), furniture=furniture,
-                     page_starts=page_starts)
+                     page_starts=page_starts, code_open=opened_at(s))
     parents, children = [], []
     for s, e in spans:
         parents.append(parent := make("parent", self.parents + len(parents), s, e))

@@ -166,6 +166,7 @@ def _payload(c:Chunk, version:str, ocr:bool=False) -> dict:
     if c.where: p["where"] = c.where
     if c.furniture: p["furniture"] = c.furniture   # its running headers and footers: left out of the passage an answer reads
     if c.page_starts: p["page_starts"] = [s.model_dump() for s in c.page_starts]   # where its pages begin: a quote is cited on its own page
+    if c.code_open: p["code_open"] = c.code_open   # it starts inside a code block: the passage reopens it
     if ocr: p["ocr"] = True   # some of its text was recognised by OCR on a scanned page: it may hold misread characters
     return p
 

@@ -15,7 +15,7 @@ from .config import Settings
 from .mmr import mmr
 from .results import Hit, PageStart, Retrieval, Stage, StageRank
 from .store import Candidate, Catalog, Fusion, Store, catalog, check_collection_settings
-from .text import check_question
+from .text import check_question, open_fence
 
 # %% ../nbs/11_retriever.ipynb #1c0a128e
 Variant = Literal["bm25", "dense", "hybrid", "hybrid+mmr", "full"]
@@ -70,16 +70,19 @@ def distinct_passages(cands:list[Candidate], # fused candidates, best first
 # %% ../nbs/11_retriever.ipynb #19898390
 def passage_text(payload:dict, # a chunk's payload
                 ) -> str:
-    "The chunk's text without the lines that are its pages' running headers and footers (payload `furniture`): the passage an answer reads."
-    if not (marks := set(payload.get("furniture") or ())): return payload["text"]
-    return "\n".join(l for n, l in enumerate(payload["text"].split("\n")) if n not in marks)
+    "The chunk's text without the lines that are its pages' running headers and footers (payload `furniture`), and with whole code blocks where it was cut inside a long one: the block it starts inside reopened (payload `code_open`), the one it ends inside closed. The passage an answer reads."
+    marks = set(payload.get("furniture") or ())
+    text = "\n".join(l for n, l in enumerate(payload["text"].split("\n")) if n not in marks) if marks else payload["text"]
+    if opened := payload.get("code_open"): text = f"{opened}\n{text}"
+    return f"{text}\n{fence}" if (fence := open_fence(text)) else text
 
 # %% ../nbs/11_retriever.ipynb #7a15a3b7
 def passage_page_starts(payload:dict, # a chunk's payload
                        ) -> list[PageStart]:
     "Where the chunk's pages begin (payload `page_starts`), in lines of the passage `passage_text` gives."
     marks = set(payload.get("furniture") or ())
-    return [PageStart(**{**s, "line": s["line"] - sum(n < s["line"] for n in marks)}) for s in payload.get("page_starts") or ()]
+    fence = int(bool(payload.get("code_open")))   # the fence line `passage_text` puts first: part of the first page
+    return [PageStart(**{**s, "line": s["line"] - sum(n < s["line"] for n in marks) + fence * (s["line"] > 0)}) for s in payload.get("page_starts") or ()]
 
 # %% ../nbs/11_retriever.ipynb #9e069ab2
 class Retriever:

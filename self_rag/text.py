@@ -4,8 +4,8 @@
 
 # %% auto #0
 __all__ = ['STOPWORDS', 'SENTENCE_BREAK', 'CODE_FENCE', 'CODE_BLOCK', 'MAX_SENTENCE_WORDS', 'CITATION', 'PART_HEADING',
-           'american', 'other_spellings', 'stem', 'content_terms', 'coverage', 'word_pieces', 'sentences', 'one_line',
-           'shorten', 'page_list', 'check_question', 'Split', 'split_question', 'part_heading']
+           'american', 'other_spellings', 'stem', 'content_terms', 'coverage', 'open_fence', 'word_pieces', 'sentences',
+           'one_line', 'shorten', 'page_list', 'check_question', 'Split', 'split_question', 'part_heading']
 
 # %% ../nbs/01_text.ipynb #c0dd333f
 import functools, re
@@ -86,6 +86,14 @@ SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'`])")
 # %% ../nbs/01_text.ipynb #da9f67ea
 CODE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")   # the line that opens or closes a Markdown code block: "```python", "~~~"
 CODE_BLOCK = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?^ {0,3}\1[ \t]*$", re.M | re.S)   # a whole block, fence to fence
+
+# %% ../nbs/01_text.ipynb #3abdf702
+def open_fence(text:str) -> Optional[str]:
+    "The fence (` ``` `, `~~~`) of the code block `text` leaves open at its end; None when it closes all it opens."
+    fence = None
+    for line in text.split("\n"):
+        if (m := CODE_FENCE.match(line)) and (fence is None or m.group(1)[0] == fence[0]): fence = None if fence else m.group(1)
+    return fence
 
 # %% ../nbs/01_text.ipynb #d05b1470
 MAX_SENTENCE_WORDS = 40
