@@ -64,6 +64,7 @@ DEBIAN = {  # package -> what it gives the bench
     "git-doc": "Git's manuals as HTML (the single-page user manual among them) and as AsciiDoc text",
     "git-man": "Git's manual pages (roff, laid out by groff)",
     "findutils": "GNU find's Info manual, split in parts",
+    "elpa-org-drill": "org-drill's manual, an Org outline",
 }
 
 def peak_rss_mb() -> float: return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -244,6 +245,13 @@ def make_adoc(path: Path, w: Words, sections=40):
     path.write_text(f"= {w.title()}\n\n" + "".join(f"== {w.title()}\n\n" + "".join(f"=== {w.title()}\n\n" + "\n\n".join(w.para() for _ in range(3)) + "\n\n"
                                                                                for _ in range(2)) for _ in range(sections)))
 
+def make_org(path: Path, w: Words, sections=40):
+    "An Org outline: a title, headlines with a property drawer, and a source block in each subsection."
+    path.write_text(f"#+TITLE: {w.title()}\n\n" + "".join(
+        f"* {w.title()}\n:PROPERTIES:\n:CUSTOM_ID: s{i}\n:END:\n\n" + "".join(
+            f"** {w.title()}\n\n" + "\n\n".join(w.para() for _ in range(3)) + f"\n\n#+begin_src sh\n{w.word()} --{w.word()} =[[{w.word()}]]=\n#+end_src\n\n"
+            for _ in range(2)) for i in range(sections)))
+
 def make_latex(path: Path, w: Words, sections=40):
     body = "".join(f"\\section{{{w.title()}}}\n" + "".join(f"\\subsection{{{w.title()}}}\n" + "\n\n".join(w.para() for _ in range(3)) + "\n\n"
                                                            for _ in range(2)) for _ in range(sections))
@@ -310,7 +318,7 @@ def generate_formats(folder: Path, quick: bool) -> dict[str, list[Path]]:
     one("pptx", make_pptx, ".pptx", slides=f(80)); one("odp", make_odp, ".odp", slides=f(80))
     one("xlsx", make_xlsx, ".xlsx", rows=f(3000)); one("ods", make_ods, ".ods", rows=f(3000)); one("csv", make_csv, ".csv", rows=f(10000))
     one("epub", make_epub, ".epub", chapters=f(25)); one("markdown", make_markdown, ".md", sections=f(40)); one("html", make_html, ".html", sections=f(40))
-    one("rst", make_rst, ".rst", sections=f(40)); one("asciidoc", make_adoc, ".adoc", sections=f(40)); one("latex", make_latex, ".tex", sections=f(40))
+    one("rst", make_rst, ".rst", sections=f(40)); one("asciidoc", make_adoc, ".adoc", sections=f(40)); one("org", make_org, ".org", sections=f(40)); one("latex", make_latex, ".tex", sections=f(40))
     one("notebook", make_notebook, ".ipynb", sections=f(40)); one("mbox", make_mbox, ".mbox", messages=f(80))
     one("rtf", make_rtf, ".rtf", sections=f(40))
     make_code(folder / "code", w, per_language=2 if quick else 6)
@@ -365,12 +373,13 @@ def debian_files(got: dict[str, Path]) -> dict[str, list[Path]]:
     if (f := [p for p in find("git-doc", "*.txt") if p.stem in git]): out["text"] = f
     if (f := [p for p in find("git-man", "*.gz") if p.name.split(".")[0] in git]): out["man"] = f
     if (f := find("findutils", "find.info*.gz")): out["info"] = f
+    if (f := find("elpa-org-drill", "*.org.gz")): out["org"] = f
     return out
 
 # ------------------------------------------------------------------------------------------------ 1. parse speed
 
 UNIT = {"pdf": "page", "docx": "section", "odt": "section", "markdown": "section", "html": "section", "pptx": "slide", "odp": "slide",
-        "xlsx": "row", "ods": "row", "csv": "row", "epub": "chapter", "rst": "section", "asciidoc": "section", "latex": "section",
+        "xlsx": "row", "ods": "row", "csv": "row", "epub": "chapter", "rst": "section", "asciidoc": "section", "org": "section", "latex": "section",
         "notebook": "section", "mbox": "section", "text": "section", "man": "section", "rtf": "section", "info": "section"}
 
 def units_of(name: str, pages) -> int:

@@ -652,7 +652,7 @@ def man_sections(text:str, # a page as groff laid it out (`render_man`)
 def load_man(path:Path) -> list[Page]:
     "A manual page (man or mdoc macros) as one Page per section, laid out by groff, its NAME line as the document's title."
     title, sections = man_sections(render_man(path, decode_text(path, path.read_bytes())))
-    return _text_pages(path, [(s, clean_text(t)) for s, t in sections], title)
+    return _text_pages(path, sections, title, clean=True)
 
 # %% ../nbs/05_formats.ipynb #38ac625c
 _CODE_DROP = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 0x7f, 0xfeff])

@@ -32,10 +32,10 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
            'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rst_sections',
-           'adoc_sections', 'latex_sections', 'info_examples', 'info_sections', 'html_sections', 'load_text',
-           'load_markdown', 'load_adoc', 'load_latex', 'load_info', 'load_html', 'Format', 'register_format',
-           'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version',
-           'path_problem', 'unpacked', 'document_pieces', 'load_document', 'find_documents']
+           'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'html_sections',
+           'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
+           'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
+           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -574,6 +574,54 @@ def latex_sections(text:str) -> tuple[str | None, list[tuple[str | None, str]]]:
     used = sorted({c for _, c, _ in found}, key=_TEX_LEVELS.index)
     return _tex_words(title) if title else None, _cut(lines, [(i, used.index(c) + 1, t) for i, c, t in found if used.index(c) < 2])
 
+# %% ../nbs/04_loaders.ipynb #c48103e2
+_ORG_HEADLINE = re.compile(r"^(\*+)[ \t]+(.*?)(?:[ \t]+(:[\w@#%:]+:))?[ \t]*$")   # "** TODO [#A] Renew the certificate   :work:"
+_ORG_BLOCK = re.compile(r"^[ \t]*#\+begin_(\w+)[ \t]*(.*)$", re.I)
+_ORG_KEYWORD = re.compile(r"^[ \t]*#\+(\w+):[ \t]*(.*)$")
+_ORG_DRAWER = re.compile(r"^[ \t]*:([\w-]+):[ \t]*$")
+_ORG_PROPERTY = re.compile(r"^[ \t]*:([\w-]+?)\+?:[ \t]*(.*)$")
+_ORG_LINK = re.compile(r"\[\[([^\]\n]+)\](?:\[([^\]\n]+)\])?\]")
+_ORG_CODE = re.compile(r"(?<![\w=~])([=~])(\S(?:[^\n]*?\S)?)\1(?![\w=~])")   # =verbatim=, ~code~
+_ORG_LINK_IDS = {"ID", "CUSTOM_ID"}   # properties that only name a headline for links
+
+def _org_link(m:re.Match) -> str:
+    target, label = m.group(1), m.group(2)
+    web = re.match(r"(?:https?|ftp|mailto):", target)
+    if label is None: return re.sub(r"^(?:file:|\*|#)", "", target)
+    return f"{label} ({target.removeprefix('mailto:')})" if web and target != label else label
+
+def _org_inline(line:str) -> str: return _ORG_CODE.sub(r"`\2`", _ORG_LINK.sub(_org_link, line))
+
+def org_markdown(text:str) -> tuple[str | None, str]:
+    "(`#+TITLE`, the Org file as Markdown): headlines as `#` headings, blocks as code blocks, settings, comments and clock drawers out."
+    out, title, block, drawer = [], None, None, None   # block: (kind, its lines); drawer: the name of an open drawer
+    for line in text.splitlines():
+        if block:
+            if re.match(rf"^[ \t]*#\+end_{re.escape(block[0])}\b", line, re.I):
+                kind, lang, body = block
+                if kind in ("src", "example", "export"): out += [f"```{lang}", *body, "```"]
+                elif kind != "comment": out += body   # a quote, verse or center block is text
+                block = None
+            else: block[2].append(re.sub(r"^([ \t]*),(?=\*|#\+)", r"\1", line) if block[0] in ("src", "example", "export") else _org_inline(line))
+            continue
+        if drawer:
+            if re.match(r"^[ \t]*:END:[ \t]*$", line, re.I): drawer = None
+            elif drawer == "PROPERTIES" and (p := _ORG_PROPERTY.match(line)) and p.group(1).upper() not in _ORG_LINK_IDS: out.append(f"{p.group(1)}: {p.group(2)}")
+            continue
+        if m := _ORG_BLOCK.match(line):
+            kind = m.group(1).lower()
+            block = (kind, m.group(2).split()[0] if kind in ("src", "export") and m.group(2).split() else "", [])
+        elif (d := _ORG_DRAWER.match(line)) and d.group(1).upper() != "END": drawer = d.group(1).upper()
+        elif h := _ORG_HEADLINE.match(line):
+            out += ["", f"{'#' * len(h.group(1))} {_org_inline(h.group(2))}"] + ([f"Tags: {', '.join(t for t in h.group(3).split(':') if t)}"] if h.group(3) else []) + [""]
+        elif k := _ORG_KEYWORD.match(line):
+            if k.group(1).upper() == "TITLE": title = " ".join(filter(None, [title, _org_inline(k.group(2)).strip()])) or None
+        elif re.match(r"^[ \t]*#(?:[ \t]|$)", line) or re.match(r"^[ \t]*-{5,}[ \t]*$", line): continue   # a comment, a rule
+        elif re.match(r"^[ \t]*:(?:[ \t]|$)", line): out.append("```\n" + re.sub(r"^[ \t]*: ?", "", line) + "\n```")   # fixed width
+        elif re.match(r"^[ \t]*\|-", line): out.append(line.replace("+", "|"))   # a table's rule
+        else: out.append(_org_inline(line))
+    return title, re.sub(r"\n```\n```\n", "\n", "\n".join(out))   # fixed-width lines in a row: one block
+
 # %% ../nbs/04_loaders.ipynb #821771bc
 def _indent(line:str) -> int: return len(line) - len(line.lstrip(" "))
 
@@ -773,8 +821,10 @@ def html_sections(html:str, # an HTML page, or an EPUB chapter's XHTML
     return page_title, _merge_short([(_section_path(heads), clean_text(t) + "\n\n") for heads, t in parts])
 
 # %% ../nbs/04_loaders.ipynb #1401699f
-def _text_pages(path:Path, parts:list[tuple[str | None, str]], title:str | None=None) -> list[Page]:
-    pages = [Page(path.name, str(path), 1, None, section, text, title, unit="section") for section, text in parts if text.strip()]
+def _text_pages(path:Path, parts:list[tuple[str | None, str]], title:str | None=None,
+                clean:bool=False, # each part's text through `clean_text` first: a reader that cuts the text before cleaning it
+               ) -> list[Page]:
+    pages = [Page(path.name, str(path), 1, None, section, clean_text(text) if clean else text, title, unit="section") for section, text in parts if text.strip()]
     if not pages: raise EmptyDocumentError(path, "holds only whitespace: there is no text to load")
     return pages
 
@@ -801,11 +851,16 @@ def load_latex(path:Path) -> list[Page]:
     title, sections = latex_sections(_read_text(path))
     return _text_pages(path, sections, title)
 
+def load_org(path:Path) -> list[Page]:
+    "An Org file as one Page per section of its first two headline levels (`org_markdown`), its `#+TITLE` as the document's title."
+    title, markdown = org_markdown(decode_text(path, path.read_bytes()))   # as Markdown before cleaning, which would squeeze a block's spaces
+    return _text_pages(path, markdown_sections(clean_text(markdown)), title)
+
 def load_info(path:Path) -> list[Page]:
     "A GNU Info manual, or one part of a split one (`find.info-2`), as one Page per chapter and section, its Top node's title as the document's title."
     raw = re.sub(rb"\0\x08\[.*?\0\x08\]", b"", path.read_bytes())   # the markers of an index node or an image, between NUL-backspace pairs
     title, sections = info_sections(decode_text(path, raw))   # cut before cleaning, which drops the \x1f between nodes
-    return _text_pages(path, [(s, clean_text(t)) for s, t in sections], title)
+    return _text_pages(path, sections, title, clean=True)
 
 # %% ../nbs/04_loaders.ipynb #fbf8ce1f
 def load_html(path:Path) -> list[Page]:
@@ -840,7 +895,7 @@ CODE_LANGUAGES = {
     ".kts": "kotlin", ".swift": "swift", ".scala": "scala", ".cs": "csharp", ".hs": "haskell", ".ex": "elixir", ".exs": "elixir",
     ".erl": "erlang", ".clj": "clojure", ".dart": "dart", ".jl": "julia", ".proto": "protobuf", ".gradle": "groovy",
     ".groovy": "groovy", ".tf": "terraform", ".hcl": "terraform", ".css": "css", ".scss": "css", ".less": "css", ".xml": "xml",
-    ".xsl": "xml", ".xsd": "xml", ".org": "org", ".bib": "tex",
+    ".xsl": "xml", ".xsd": "xml", ".bib": "tex",
     ".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "ini", ".ps1": "powershell", ".bat": "batch", ".cmd": "batch",
     ".mk": "make", ".cmake": "cmake", ".vim": "vim", ".el": "lisp", ".lisp": "lisp", ".fish": "fish", ".vue": "vue", ".svelte": "svelte"}
 
@@ -875,6 +930,7 @@ register_format((".txt", ".text"), Format("text", load_text, version=2))   # 2: 
 register_format((".rst", ".rest"), Format("text", load_text, version=2))   # 2: read as a document with sections (1: as source code)
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
+register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
 register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
