@@ -252,6 +252,11 @@ def make_org(path: Path, w: Words, sections=40):
             f"** {w.title()}\n\n" + "\n\n".join(w.para() for _ in range(3)) + f"\n\n#+begin_src sh\n{w.word()} --{w.word()} =[[{w.word()}]]=\n#+end_src\n\n"
             for _ in range(2)) for i in range(sections)))
 
+def make_vtt(path: Path, w: Words, cues=1500):
+    "A meeting transcript as Teams writes it: a sentence a cue, with its speaker's voice tag, four speakers taking turns."
+    speakers, clock = [w.title() for _ in range(4)], lambda t: f"{int(t // 3600):02}:{int(t % 3600 // 60):02}:{t % 60:06.3f}"
+    path.write_text("WEBVTT\n\n" + "".join(f"{clock(i * 4.0)} --> {clock(i * 4.0 + 3.8)}\n<v {speakers[i // 7 % 4]}>{w.sentence()}</v>\n\n" for i in range(cues)))
+
 def make_latex(path: Path, w: Words, sections=40):
     body = "".join(f"\\section{{{w.title()}}}\n" + "".join(f"\\subsection{{{w.title()}}}\n" + "\n\n".join(w.para() for _ in range(3)) + "\n\n"
                                                            for _ in range(2)) for _ in range(sections))
@@ -320,7 +325,7 @@ def generate_formats(folder: Path, quick: bool) -> dict[str, list[Path]]:
     one("epub", make_epub, ".epub", chapters=f(25)); one("markdown", make_markdown, ".md", sections=f(40)); one("html", make_html, ".html", sections=f(40))
     one("rst", make_rst, ".rst", sections=f(40)); one("asciidoc", make_adoc, ".adoc", sections=f(40)); one("org", make_org, ".org", sections=f(40)); one("latex", make_latex, ".tex", sections=f(40))
     one("notebook", make_notebook, ".ipynb", sections=f(40)); one("mbox", make_mbox, ".mbox", messages=f(80))
-    one("rtf", make_rtf, ".rtf", sections=f(40))
+    one("rtf", make_rtf, ".rtf", sections=f(40)); one("transcript", make_vtt, ".vtt", cues=f(1500))
     make_code(folder / "code", w, per_language=2 if quick else 6)
     for ext in (".js", ".go", ".rs", ".sql", ".yaml", ".sh"): out[f"code {ext[1:]}"] = sorted((folder / "code").glob(f"*{ext}"))
     return out
@@ -380,7 +385,7 @@ def debian_files(got: dict[str, Path]) -> dict[str, list[Path]]:
 
 UNIT = {"pdf": "page", "docx": "section", "odt": "section", "markdown": "section", "html": "section", "pptx": "slide", "odp": "slide",
         "xlsx": "row", "ods": "row", "csv": "row", "epub": "chapter", "rst": "section", "asciidoc": "section", "org": "section", "latex": "section",
-        "notebook": "section", "mbox": "section", "text": "section", "man": "section", "rtf": "section", "info": "section"}
+        "notebook": "section", "mbox": "section", "text": "section", "man": "section", "rtf": "section", "info": "section", "transcript": "section"}
 
 def units_of(name: str, pages) -> int:
     "How many of the format's units a file's Pages hold."

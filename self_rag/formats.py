@@ -5,12 +5,12 @@
 # %% ../nbs/05_formats.ipynb #3a9f7a73
 from __future__ import annotations
 
-import csv, email.policy, functools, importlib, io, json, mailbox, os, posixpath, re, shutil, subprocess, textwrap, unicodedata, zipfile
+import csv, email.policy, functools, html, importlib, io, json, mailbox, os, posixpath, re, shutil, subprocess, textwrap, unicodedata, zipfile
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, time
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, NamedTuple, Optional
 from urllib.parse import unquote
 
 import docx, openpyxl, pypdfium2, pypdfium2.raw as pdfium_c
@@ -30,14 +30,15 @@ from .loaders import (OCR_INSTALL, PDFIUM_LOCK, BinaryFileError, CorruptDocument
                               OcrUnavailableError, Page, TooLargeError, UnsupportedFormatError, _cut, _merge_short, _section_path, _text_pages, clean_text, html_sections, markdown_sections, code_language, decode_text)
 
 # %% auto #0
-__all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'MAN_TIMEOUT', 'GROFF_INSTALL', 'MAN_TITLE_CHARS', 'check_zip',
-           'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events', 'load_docx', 'odf_text',
-           'odf_table_text', 'odt_events', 'load_odt', 'load_rtf', 'slide_page', 'load_pptx', 'load_odp', 'cell_text',
-           'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows', 'load_csv',
-           'epub_spine', 'load_epub', 'notebook_markdown', 'load_notebook', 'message_text', 'load_email', 'load_mbox',
-           'reads_files', 'roff_for_layout', 'render_man', 'man_sections', 'load_man', 'code_text', 'parser_for',
-           'line_blocks', 'group_blocks', 'is_definition', 'definition_name', 'code_pieces', 'load_code',
-           'ocr_pdf_pages', 'load_image']
+__all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'TRANSCRIPT_SECTION_CHARS', 'MAN_TIMEOUT', 'GROFF_INSTALL', 'MAN_TITLE_CHARS',
+           'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events', 'load_docx',
+           'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'load_rtf', 'slide_page', 'load_pptx', 'load_odp',
+           'cell_text', 'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows',
+           'load_csv', 'epub_spine', 'load_epub', 'notebook_markdown', 'load_notebook', 'message_text', 'load_email',
+           'load_mbox', 'Cue', 'transcript_cues', 'transcript_sections', 'load_transcript', 'reads_files',
+           'roff_for_layout', 'render_man', 'man_sections', 'load_man', 'code_text', 'parser_for', 'line_blocks',
+           'group_blocks', 'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages',
+           'load_image']
 
 # %% ../nbs/05_formats.ipynb #29bf07bc
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the signature of OLE files: old Office formats, and encrypted new ones
@@ -562,6 +563,65 @@ def load_mbox(path:Path) -> list[Page]:
     finally: box.close()
     if not messages: raise CorruptDocumentError(path, "holds no message: a mailbox starts each one with a 'From ' line, and this file has none; if it is plain text, give it the suffix .txt")
     return _text_pages(path, messages)
+
+# %% ../nbs/05_formats.ipynb #4132a21d
+_CUE_TIME = re.compile(r"^\s*((?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3})\s*-->\s*((?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3})")   # "00:01:02,500 --> 00:01:04,000", "01:02.500 --> ..."
+_VOICE = re.compile(r"<v(?:\.[\w.-]+)*\s+([^>]+)>")   # WebVTT's voice tag: <v Ana Lopez>, <v.loud Ana>
+_CUE_MARKUP = re.compile(r"</?[a-z][^>]*>|<\d[\d:.]*>|\{\\[^}]*\}")   # <i>, </v>, <c.yellow>, a word's time <00:00:01.500>, SubRip's {\an8}
+_SPEAKER_LEAD = re.compile(r"^((?:[A-Z][\w.'’-]*)(?: [A-Z][\w.'’-]*){0,3}):\s+(?=\S)")   # "Ana Lopez: ..." as Zoom writes it
+
+class Cue(NamedTuple):
+    "One line of a transcript: when it starts (seconds into the recording), who speaks (None if the file does not say), what is said."
+    start: float
+    end: float
+    speaker: Optional[str]
+    text: str
+
+def _seconds(stamp:str) -> float: return sum(float(p) * 60 ** i for i, p in enumerate(reversed(stamp.replace(",", ".").split(":"))))
+
+def transcript_cues(text:str) -> list[Cue]:
+    "The lines of the cues of a SubRip or WebVTT text, in order, with their times and speakers, without markup; a line that repeats the one before it (rolling captions) once."
+    out = []
+    for block in re.split(r"\n[ \t]*\n", text.replace("\r\n", "\n").replace("\r", "\n")):
+        lines = block.strip("\n").split("\n")
+        at = next((i for i, l in enumerate(lines[:2]) if _CUE_TIME.match(l)), None)   # a cue's timing line, after its number or name; not in a NOTE or STYLE block
+        if at is None: continue
+        times = _CUE_TIME.match(lines[at])
+        for line in lines[at + 1:]:
+            speaker = (v.group(1).strip() if (v := _VOICE.search(line)) else None)
+            words = " ".join(html.unescape(_CUE_MARKUP.sub("", line)).split())
+            if speaker is None and (lead := _SPEAKER_LEAD.match(words)): speaker, words = lead.group(1), words[lead.end():]
+            if words and not (out and out[-1].text == words): out.append(Cue(_seconds(times.group(1)), _seconds(times.group(2)), speaker, words))
+    return out
+
+# %% ../nbs/05_formats.ipynb #87c4ffb9
+TRANSCRIPT_SECTION_CHARS = 1500  # a transcript's section: about this many characters, cut where a turn or a sentence ends (at twice as many, where a cue does)
+
+def _clock(seconds:float) -> str:
+    h, m, s = int(seconds // 3600), int(seconds % 3600 // 60), int(seconds % 60)
+    return f"{h}:{m:02}:{s:02}" if h else f"{m}:{s:02}"
+
+def transcript_sections(cues:list[Cue], size:int=TRANSCRIPT_SECTION_CHARS) -> list[tuple[str, str]]:
+    "[(time span, text)]: the cues as one line per speaker's turn, cut after about `size` characters where a turn or a sentence ends; captions with neither, at a cue's end."
+    out, lines, first, last = [], [], None, None
+    def close():
+        if lines: out.append((f"{_clock(first.start)}–{_clock(last.end)}", "\n".join(lines)))
+    for cue in cues:
+        if lines and (n := sum(map(len, lines))) >= size and (cue.speaker != last.speaker or last.text.endswith((".", "?", "!")) or n >= 2 * size):
+            close(); lines, first = [], None
+        if lines and cue.speaker == last.speaker: lines[-1] += " " + cue.text
+        else: lines.append(f"{cue.speaker}: {cue.text}" if cue.speaker else cue.text)
+        first, last = first or cue, cue
+    close()
+    return out
+
+def load_transcript(path:Path) -> list[Page]:
+    "A SubRip (`.srt`) or WebVTT (`.vtt`) file as sections of its speakers' turns, each named by its time span; WebVTT's header text as the title."
+    text = decode_text(path, path.read_bytes())
+    if not (cues := transcript_cues(text)):
+        raise EmptyDocumentError(path, "holds no cue: a subtitle or transcript file times each line (00:01:02,500 --> 00:01:04,000), and this one has none; if it is plain text, give it the suffix .txt")
+    header = re.match(r"\ufeff?WEBVTT[ \t]+-?[ \t]*(\S.*)", text)
+    return _text_pages(path, transcript_sections(cues), header and header.group(1).strip())
 
 # %% ../nbs/05_formats.ipynb #7dbce74d
 _EXAMPLE_START, _EXAMPLE_END = "SelfRagExampleStarts", "SelfRagExampleEnds"   # lines of ours that groff prints where an example starts and ends

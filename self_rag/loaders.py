@@ -944,6 +944,7 @@ register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, 
 register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook"))
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
+register_format((".vtt", ".srt"), Format("text", "self_rag.formats:load_transcript"))
 register_format((".man",), Format("text", "self_rag.formats:load_man"))   # and `ls.1`, `openssl-req.1ssl` when they hold roff: `is_man_page`
 register_format((".png", ".jpg", ".jpeg", ".tif", ".tiff"), Format("image", "self_rag.formats:load_image", True))
 register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)

@@ -127,7 +127,7 @@ async def in_thread(progress:Progress, fn:Callable, what:Callable[[], str]):
 
 # %% ../nbs/21_server.ipynb #0c2a73c8
 INSTRUCTIONS = """self_rag answers questions from the user's own documents (PDF; Word, OpenDocument, RTF and PowerPoint files; spreadsheets;
-EPUB; Markdown, reStructuredText, AsciiDoc, Org, LaTeX, GNU Info, text and HTML; Jupyter notebooks; email; manual pages; source code; scanned pages;
+EPUB; Markdown, reStructuredText, AsciiDoc, Org, LaTeX, GNU Info, text and HTML; Jupyter notebooks; email; transcripts and subtitles (.vtt, .srt); manual pages; source code; scanned pages;
 any of them gzip-compressed).
 Use rag_answer for a grounded answer with [Doc N] citations (it checks relevance, grounding and usefulness, and
 says when the documents do not contain the answer); use retrieve to get the raw passages yourself.
@@ -238,7 +238,7 @@ async def _ingest(self:SelfRagServer, ctx:Context, files:list[Path], failed:list
 # %% ../nbs/21_server.ipynb #8e39651f
 @patch
 async def ingest_file(self:SelfRagServer,
-                      path:Annotated[str, Field(description="The file to index (PDF, office document, RTF, Markdown, Org, HTML, text, notebook, email, manual page, source code... see the server instructions); absolute, or relative to the server's working directory")],
+                      path:Annotated[str, Field(description="The file to index (PDF, office document, RTF, Markdown, Org, HTML, text, notebook, email, transcript, manual page, source code... see the server instructions); absolute, or relative to the server's working directory")],
                       ctx:Context,
                       collection:Collection=None,
                       force:Annotated[bool, Field(strict=True, description="Re-index even if the file is unchanged")]=False,
