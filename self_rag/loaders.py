@@ -651,7 +651,7 @@ def _runs(para:list[str]) -> list[list[str]]:
 
 def info_examples(lines:list[str], # a node's lines, as `makeinfo` laid them out
                  ) -> list[str]:
-    "The lines with each example (a paragraph five columns deeper than the text before it, and those that follow it as deep) in a Markdown code block, less its indent."
+    "The lines with each example (a paragraph five columns deeper than the text before it, and those that follow it as deep) in a Markdown code block, less its indent. Deep prose is text, but for a line inside an example."
     paras = [run for blank, g in itertools.groupby(lines, key=lambda l: not l.strip()) if not blank for run in _runs(list(g))]
     out, example, text_at = [], [], 0
     def close():
@@ -659,7 +659,9 @@ def info_examples(lines:list[str], # a node's lines, as `makeinfo` laid them out
         cut = min(_indent(l) for l in example if l)
         out.extend(["```", *(l[cut:] if l else l for l in example), "```", ""]); example.clear()
     for p in paras:
-        if min(map(_indent, p)) >= text_at + 5 and not _reads_as_prose(p): example.extend(([""] if example else []) + p); continue
+        deep = min(map(_indent, p))
+        goes_on = example and len(p) == 1 and deep >= min(_indent(l) for l in example if l)   # a line of the example's own text: "Mandatory arguments to long options are mandatory."
+        if deep >= text_at + 5 and (goes_on or not _reads_as_prose(p)): example.extend(([""] if example else []) + p); continue
         close(); out.extend(p + [""]); text_at = _text_indent(p)
     close()
     return out
