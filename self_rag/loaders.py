@@ -893,7 +893,7 @@ CODE_LANGUAGES = {
     **dict.fromkeys([".ts", ".mts", ".cts"], "typescript"), ".tsx": "tsx", ".go": "go", ".rs": "rust", ".java": "java",
     ".c": "c", ".h": "c", **dict.fromkeys([".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"], "cpp"),
     **dict.fromkeys([".sh", ".bash", ".zsh", ".ksh"], "bash"), ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml",
-    ".sql": "sql", ".rb": "ruby", ".php": "php", ".pl": "perl", ".pm": "perl", ".lua": "lua", ".r": "r", ".kt": "kotlin",
+    ".sql": "sql", ".rb": "ruby", ".php": "php", ".pl": "perl", ".pm": "perl", ".perl": "perl", ".lua": "lua", ".r": "r", ".kt": "kotlin",
     ".kts": "kotlin", ".swift": "swift", ".scala": "scala", ".cs": "csharp", ".hs": "haskell", ".ex": "elixir", ".exs": "elixir",
     ".erl": "erlang", ".clj": "clojure", ".dart": "dart", ".jl": "julia", ".proto": "protobuf", ".gradle": "groovy",
     ".groovy": "groovy", ".tf": "terraform", ".hcl": "terraform", ".css": "css", ".scss": "css", ".less": "css", ".xml": "xml",
