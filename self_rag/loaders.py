@@ -26,16 +26,17 @@ from .text import CODE_BLOCK, CODE_FENCE
 
 # %% auto #0
 __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS',
-           'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError',
-           'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError',
-           'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where',
-           'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
-           'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
-           'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rst_sections',
-           'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'html_sections',
-           'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
-           'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
-           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'find_documents']
+           'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'ICON_PIXELS', 'Page', 'LoadError', 'UnreadablePathError',
+           'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError',
+           'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError',
+           'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless',
+           'PdfminerPages', 'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines',
+           'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text',
+           'markdown_sections', 'rst_sections', 'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples',
+           'info_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org',
+           'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page',
+           'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
+           'load_document', 'is_icon', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -1128,8 +1129,17 @@ def load_document(path:str | os.PathLike, # the file
     return [p for piece in document_pieces(path, settings) for p in piece]
 
 # %% ../nbs/04_loaders.ipynb #feaa6ba2
-def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter) -> list[Path]:
-    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`, other files counted in `ignored` by suffix."
+ICON_PIXELS = 64 * 64  # an image of fewer pixels is an icon, a bullet or a button: too small to hold text worth reading (chosen before it was measured)
+
+def is_icon(path:Path) -> bool:
+    "An image of fewer than `ICON_PIXELS` pixels, by its header; False where it is no image Pillow can open."
+    from PIL import Image, UnidentifiedImageError   # here: reading a folder of text should not pay for importing Pillow
+    try:
+        with Image.open(path) as im: return im.width * im.height < ICON_PIXELS
+    except (OSError, ValueError, UnidentifiedImageError, Image.DecompressionBombError): return False
+
+def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter) -> list[Path]:
+    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`, icons counted in `icons` and other files in `ignored`, by suffix."
     found = []
     def unlistable(e): errors.append(UnreadablePathError(e.filename, f"cannot be listed ({e.strerror}): check its permissions"))
     for root, dirs, files in os.walk(folder, onerror=unlistable):
@@ -1137,20 +1147,22 @@ def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter) ->
         for name in files:
             p = Path(root, name)
             if name.startswith(".") or glob is not None and not PurePath(p.relative_to(folder)).match(glob): continue
-            if format_of(p) is not None: found.append(p)
-            else: ignored["".join(p.suffixes[-2:]).lower() if p.suffix.lower() == ".gz" and len(p.suffixes) > 1 else p.suffix.lower() or "(no suffix)"] += 1   # backup.tar.gz: .tar.gz
+            if (fmt := format_of(p)) is None: ignored["".join(p.suffixes[-2:]).lower() if p.suffix.lower() == ".gz" and len(p.suffixes) > 1 else p.suffix.lower() or "(no suffix)"] += 1   # backup.tar.gz: .tar.gz
+            elif fmt.kind == "image" and is_icon(p): icons[p.suffix.lower()] += 1
+            else: found.append(p)
     return found
 
 # %% ../nbs/04_loaders.ipynb #5a9bebb2
 def find_documents(paths:str | os.PathLike | list, # files and folders
                    glob:str | None=None, # keep only files under the folders that match this pattern, e.g. "*.pdf"
                    ignored:Counter | None=None, # counts, by suffix, the files under the folders in no format self_rag reads
+                   icons:Counter | None=None, # counts, by suffix, the images under the folders too small to hold text (`is_icon`), which are not taken
                   ) -> tuple[list[Path], list[LoadError]]:
     "(sorted absolute paths of the documents in `paths`, LoadErrors for the inputs that are none)."
-    found, errors, ignored = set(), [], Counter() if ignored is None else ignored
+    found, errors, ignored, icons = set(), [], Counter() if ignored is None else ignored, Counter() if icons is None else icons
     for p in [paths] if isinstance(paths, (str, os.PathLike)) else paths:
         p = Path(p).absolute()
-        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored))
+        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored, icons))
         elif problem := path_problem(p): errors.append(problem)
         else: found.add(p)
     return sorted(found), errors

@@ -227,6 +227,7 @@ class IngestReport(BaseModel):
     removed: list[str] = Field(default_factory=list)  # a sync's documents whose files are gone, under their display names
     dry_run: bool = False                             # nothing was written: the lists say what a run would do
     ignored: dict[str, int] = Field(default_factory=dict)  # files under the folders in no format self_rag reads: how many of each suffix
+    icons: dict[str, int] = Field(default_factory=dict)    # images under the folders too small to hold text, not read: how many of each suffix
     reread: list[str] = Field(default_factory=list)   # of `updated`: unchanged files read again, since a newer reader reads their format otherwise
 
     def headline(self) -> str:
@@ -239,7 +240,8 @@ class IngestReport(BaseModel):
         acts = [("would add", n) for n in self.added] + [("would update", n) for n in self.updated] if self.dry_run else []
         acts += [("would move" if self.dry_run else "moved", str(m)) for m in self.moved]
         acts += [("would remove" if self.dry_run else "removed", n) for n in self.removed]
-        ignored = ["  ignored, in no format self_rag reads: " + ", ".join(f"{n} {s}" for s, n in sorted(self.ignored.items(), key=lambda t: -t[1]))] if self.ignored else []
+        counted = lambda d: ", ".join(f"{n} {s}" for s, n in sorted(d.items(), key=lambda t: -t[1]))
+        ignored = [f"  ignored, {why}: {counted(d)}" for why, d in (("in no format self_rag reads", self.ignored), ("too small to hold text (icons)", self.icons)) if d]
         reread = [f"  {'would be ' * self.dry_run}read again, unchanged, by a newer reader of their format: {_listed(self.reread)}"] if self.reread else []
         return "\n".join([self.headline()] + [f"  {a}: {n}" for a, n in acts] + reread + self._failures() + ignored)
 
