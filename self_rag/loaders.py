@@ -32,10 +32,10 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless',
            'PdfminerPages', 'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines',
            'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text',
-           'markdown_sections', 'rst_sections', 'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples',
-           'info_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org',
-           'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page',
-           'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
+           'markdown_sections', 'rst_sections', 'changelog_sections', 'adoc_sections', 'latex_sections', 'org_markdown',
+           'info_examples', 'info_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex',
+           'load_org', 'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text',
+           'is_man_page', 'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
            'load_document', 'is_icon', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
@@ -536,6 +536,22 @@ def rst_sections(text:str) -> list[tuple[str | None, str]]:
         i += n
     return _cut(lines, heads)
 
+# %% ../nbs/04_loaders.ipynb #c2802833
+_CHANGELOG_ENTRY = re.compile(r"^([a-z0-9][a-z0-9+.-]+) \(([^()\s]+)\) [^;\n]+;.*$")   # sed (4.9-1) unstable; urgency=medium
+_CHANGELOG_DATE = re.compile(r"^ -- .*?(\d{1,2} [A-Z][a-z]{2} \d{4})")                # " -- Clint Adams <clint@debian.org>  Thu, 05 Jan 2023 14:55:25 -0500"
+
+def changelog_sections(text:str) -> list[tuple[str | None, str]] | None:
+    "Cut a Debian changelog at its entries, each named by package, version and date: [(name, text)]; None for a text that does not start as one."
+    lines = text.split("\n")
+    starts = [i for i, l in enumerate(lines) if _CHANGELOG_ENTRY.match(l)]
+    if not starts or any(l.strip() for l in lines[:starts[0]]): return None
+    heads = []
+    for i, end in zip(starts, starts[1:] + [len(lines)]):
+        package, version = _CHANGELOG_ENTRY.match(lines[i]).groups()
+        date = next((m.group(1) for l in lines[i:end] if (m := _CHANGELOG_DATE.match(l))), None)
+        heads.append((i, 1, f"{package} {version}" + (f", {date}" if date else "")))
+    return _cut(lines, heads)
+
 # %% ../nbs/04_loaders.ipynb #4eee17f1
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
 _ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})[ \t]*$")   # a delimited block opens and closes with the same line
@@ -836,8 +852,9 @@ def _read_text(path:Path) -> str: return clean_text(decode_text(path, path.read_
 
 # %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
-    "A plain-text or reStructuredText file as one Page, or one per section where it underlines its headings."
-    return _text_pages(path, rst_sections(_read_text(path)))
+    "A plain-text or reStructuredText file as one Page, or one per section where it underlines its headings; a Debian changelog one per entry."
+    text = _read_text(path)
+    return _text_pages(path, changelog_sections(text) or rst_sections(text))
 
 # %% ../nbs/04_loaders.ipynb #155a4afe
 def load_markdown(path:Path) -> list[Page]:
@@ -929,7 +946,7 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown, version=2))   # 2: cut at underlined headings too
-register_format((".txt", ".text"), Format("text", load_text, version=2))   # 2: cut at underlined headings
+register_format((".txt", ".text"), Format("text", load_text, version=3))   # 2: cut at underlined headings; 3: a Debian changelog at its entries
 register_format((".rst", ".rest"), Format("text", load_text, version=2))   # 2: read as a document with sections (1: as source code)
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
