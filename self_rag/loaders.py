@@ -596,7 +596,9 @@ _ORG_HEADLINE = re.compile(r"^(\*+)[ \t]+(.*?)(?:[ \t]+(:[\w@#%:]+:))?[ \t]*$") 
 _ORG_BLOCK = re.compile(r"^[ \t]*#\+begin_(\w+)[ \t]*(.*)$", re.I)
 _ORG_KEYWORD = re.compile(r"^[ \t]*#\+(\w+):[ \t]*(.*)$")
 _ORG_DRAWER = re.compile(r"^[ \t]*:([\w-]+):[ \t]*$")
+_ORG_DRAWER_END = re.compile(r"^[ \t]*:END:[ \t]*$", re.I)
 _ORG_PROPERTY = re.compile(r"^[ \t]*:([\w-]+?)\+?:[ \t]*(.*)$")
+_ORG_FIXED = re.compile(r"^[ \t]*:(?:[ \t]|$)")   # ": $ ssh -p 2222 host", a fixed-width line
 _ORG_LINK = re.compile(r"\[\[([^\]\n]+)\](?:\[([^\]\n]+)\])?\]")
 _ORG_CODE = re.compile(r"(?<![\w=~])([=~])(\S(?:[^\n]*?\S)?)\1(?![\w=~])")   # =verbatim=, ~code~
 _ORG_LINK_IDS = {"ID", "CUSTOM_ID"}   # properties that only name a headline for links
@@ -609,35 +611,41 @@ def _org_link(m:re.Match) -> str:
 
 def _org_inline(line:str) -> str: return _ORG_CODE.sub(r"`\2`", _ORG_LINK.sub(_org_link, line))
 
+def _org_block(kind:str, lang:str, body:list[str]) -> list[str]:
+    "A block as Markdown: a source, example or export block as code, without its escaping commas (`,* Item`); a comment block as nothing; a quote, verse or center block as its text."
+    if kind in ("src", "example", "export"): return [f"```{lang}", *(re.sub(r"^([ \t]*),(?=\*|#\+)", r"\1", l) for l in body), "```"]
+    return [] if kind == "comment" else [_org_inline(l) for l in body]
+
+def _org_drawers(lines:list[str]) -> dict[int, int]:
+    "Where each drawer opens -> where its `:END:` is; a `:NAME:` line with no `:END:` after it is text, as Org reads it."
+    ends = [i for i, l in enumerate(lines) if _ORG_DRAWER_END.match(l)]
+    return {i: next(e for e in ends if e > i) for i, l in enumerate(lines) if _ORG_DRAWER.match(l) and not _ORG_DRAWER_END.match(l) and ends and ends[-1] > i}
+
 def org_markdown(text:str) -> tuple[str | None, str]:
     "(`#+TITLE`, the Org file as Markdown): headlines as `#` headings, blocks as code blocks, settings, comments and clock drawers out."
-    out, title, block, drawer = [], None, None, None   # block: (kind, its lines); drawer: the name of an open drawer
-    for line in text.splitlines():
+    lines = text.splitlines()
+    out, title, block, fixed, drawers, skip = [], None, None, [], _org_drawers(lines), -1   # block: (kind, language, lines) of an open block; fixed: fixed-width lines in a row
+    for i, line in enumerate(lines):
+        if fixed and not _ORG_FIXED.match(line): out += ["```", *fixed, "```"]; fixed = []
+        if i <= skip: continue   # inside a drawer
         if block:
-            if re.match(rf"^[ \t]*#\+end_{re.escape(block[0])}\b", line, re.I):
-                kind, lang, body = block
-                if kind in ("src", "example", "export"): out += [f"```{lang}", *body, "```"]
-                elif kind != "comment": out += body   # a quote, verse or center block is text
-                block = None
-            else: block[2].append(re.sub(r"^([ \t]*),(?=\*|#\+)", r"\1", line) if block[0] in ("src", "example", "export") else _org_inline(line))
-            continue
-        if drawer:
-            if re.match(r"^[ \t]*:END:[ \t]*$", line, re.I): drawer = None
-            elif drawer == "PROPERTIES" and (p := _ORG_PROPERTY.match(line)) and p.group(1).upper() not in _ORG_LINK_IDS: out.append(f"{p.group(1)}: {p.group(2)}")
-            continue
-        if m := _ORG_BLOCK.match(line):
-            kind = m.group(1).lower()
-            block = (kind, m.group(2).split()[0] if kind in ("src", "export") and m.group(2).split() else "", [])
-        elif (d := _ORG_DRAWER.match(line)) and d.group(1).upper() != "END": drawer = d.group(1).upper()
+            if re.match(rf"^[ \t]*#\+end_{re.escape(block[0])}\b", line, re.I): out += _org_block(*block); block = None
+            else: block[2].append(line)
+        elif m := _ORG_BLOCK.match(line): block = (kind := m.group(1).lower(), m.group(2).split()[0] if kind in ("src", "export") and m.group(2).split() else "", [])
+        elif i in drawers:
+            skip = drawers[i]
+            if _ORG_DRAWER.match(line).group(1).upper() == "PROPERTIES":
+                out += [f"{p.group(1)}: {p.group(2)}" for l in lines[i + 1:skip] if (p := _ORG_PROPERTY.match(l)) and p.group(1).upper() not in _ORG_LINK_IDS]
         elif h := _ORG_HEADLINE.match(line):
             out += ["", f"{'#' * len(h.group(1))} {_org_inline(h.group(2))}"] + ([f"Tags: {', '.join(t for t in h.group(3).split(':') if t)}"] if h.group(3) else []) + [""]
         elif k := _ORG_KEYWORD.match(line):
             if k.group(1).upper() == "TITLE": title = " ".join(filter(None, [title, _org_inline(k.group(2)).strip()])) or None
         elif re.match(r"^[ \t]*#(?:[ \t]|$)", line) or re.match(r"^[ \t]*-{5,}[ \t]*$", line): continue   # a comment, a rule
-        elif re.match(r"^[ \t]*:(?:[ \t]|$)", line): out.append("```\n" + re.sub(r"^[ \t]*: ?", "", line) + "\n```")   # fixed width
+        elif _ORG_FIXED.match(line): fixed.append(re.sub(r"^[ \t]*: ?", "", line))
         elif re.match(r"^[ \t]*\|-", line): out.append(line.replace("+", "|"))   # a table's rule
         else: out.append(_org_inline(line))
-    return title, re.sub(r"\n```\n```\n", "\n", "\n".join(out))   # fixed-width lines in a row: one block
+    out += ["```", *fixed, "```"] if fixed else []
+    return title, "\n".join(out + (_org_block(*block) if block else []))   # a block left open at the end is kept, not lost
 
 # %% ../nbs/04_loaders.ipynb #821771bc
 def _indent(line:str) -> int: return len(line) - len(line.lstrip(" "))
@@ -661,6 +669,7 @@ def _reads_as_prose(para:list[str]) -> bool:
 
 def _runs(para:list[str]) -> list[list[str]]:
     "A paragraph cut where a line five columns deeper follows a sentence's end, and again where the text goes on at its own depth: an example set right under its sentence, without blank lines."
+    if max(map(_indent, para)) < min(map(_indent, para)) + 5: return [para]   # most paragraphs: no line that deep
     start = next((i for i in range(1, len(para)) if _indent(para[i]) >= _indent(para[i - 1]) + 5 and para[i - 1].rstrip().endswith((".", ":"))), None)
     if start is None: return [para]
     end = next((i for i in range(start, len(para)) if _indent(para[i]) <= _indent(para[start - 1])), len(para))
