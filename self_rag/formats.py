@@ -571,7 +571,7 @@ _CUE_MARKUP = re.compile(r"</?[a-z][^>]*>|<\d[\d:.]*>|\{\\[^}]*\}")   # <i>, </v
 _SPEAKER_LEAD = re.compile(r"^((?:[A-Z][\w.'’-]*)(?: [A-Z][\w.'’-]*){0,3}):\s+(?=\S)")   # "Ana Lopez: ..." as Zoom writes it
 
 class Cue(NamedTuple):
-    "One line of a transcript: when it starts (seconds into the recording), who speaks (None if the file does not say), what is said."
+    "One line of a transcript: when its cue starts and ends (seconds into the recording), who speaks (None where the file does not say), what is said."
     start: float
     end: float
     speaker: Optional[str]
@@ -621,7 +621,7 @@ def load_transcript(path:Path) -> list[Page]:
     if not (cues := transcript_cues(text)):
         raise EmptyDocumentError(path, "holds no cue: a subtitle or transcript file times each line (00:01:02,500 --> 00:01:04,000), and this one has none; if it is plain text, give it the suffix .txt")
     header = re.match(r"\ufeff?WEBVTT[ \t]+-?[ \t]*(\S.*)", text)
-    return _text_pages(path, transcript_sections(cues), header and header.group(1).strip())
+    return _text_pages(path, transcript_sections(cues), header and header.group(1).strip(), clean=True)
 
 # %% ../nbs/05_formats.ipynb #7dbce74d
 _EXAMPLE_START, _EXAMPLE_END = "SelfRagExampleStarts", "SelfRagExampleEnds"   # lines of ours that groff prints where an example starts and ends
