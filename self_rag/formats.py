@@ -586,12 +586,12 @@ def transcript_cues(text:str) -> list[Cue]:
         lines = block.strip("\n").split("\n")
         at = next((i for i, l in enumerate(lines[:2]) if _CUE_TIME.match(l)), None)   # a cue's timing line, after its number or name; not in a NOTE or STYLE block
         if at is None: continue
-        times = _CUE_TIME.match(lines[at])
+        start, end = map(_seconds, _CUE_TIME.match(lines[at]).groups())
         for line in lines[at + 1:]:
             speaker = (v.group(1).strip() if (v := _VOICE.search(line)) else None)
             words = " ".join(html.unescape(_CUE_MARKUP.sub("", line)).split())
             if speaker is None and (lead := _SPEAKER_LEAD.match(words)): speaker, words = lead.group(1), words[lead.end():]
-            if words and not (out and out[-1].text == words): out.append(Cue(_seconds(times.group(1)), _seconds(times.group(2)), speaker, words))
+            if words and not (out and out[-1].text == words): out.append(Cue(start, end, speaker, words))
     return out
 
 # %% ../nbs/05_formats.ipynb #87c4ffb9
