@@ -603,14 +603,15 @@ def _clock(seconds:float) -> str:
 
 def transcript_sections(cues:list[Cue], size:int=TRANSCRIPT_SECTION_CHARS) -> list[tuple[str, str]]:
     "[(time span, text)]: the cues as one paragraph per speaker's turn, with the time it starts, cut after about `size` characters where a turn or a sentence ends; captions with neither, at a cue's end."
-    out, lines, first, last = [], [], None, None
+    out, lines, n, first, last = [], [], 0, None, None   # n: the characters of `lines`, kept as they grow
     def close():
         if lines: out.append((f"{_clock(first.start)}–{_clock(last.end)}", "\n\n".join(lines)))   # a turn a paragraph: its last sentence is not the next one's first
     for cue in cues:
-        if lines and (n := sum(map(len, lines))) >= size and (cue.speaker != last.speaker or last.text.endswith((".", "?", "!")) or n >= 2 * size):
-            close(); lines, first = [], None
-        if lines and cue.speaker == last.speaker: lines[-1] += " " + cue.text
-        else: lines.append(f"[{_clock(cue.start)}] " + (f"{cue.speaker}: {cue.text}" if cue.speaker else cue.text))
+        if lines and n >= size and (cue.speaker != last.speaker or last.text.endswith((".", "?", "!")) or n >= 2 * size):
+            close(); lines, n, first = [], 0, None
+        if lines and cue.speaker == last.speaker: lines[-1] += (add := " " + cue.text)
+        else: lines.append(add := f"[{_clock(cue.start)}] " + (f"{cue.speaker}: {cue.text}" if cue.speaker else cue.text))
+        n += len(add)
         first, last = first or cue, cue
     close()
     return out

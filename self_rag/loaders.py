@@ -5,7 +5,7 @@
 # %% ../nbs/04_loaders.ipynb #2d975ebf
 from __future__ import annotations
 
-import codecs, errno, gzip, importlib, itertools, logging, os, re, shutil, subprocess, tempfile, threading, unicodedata, warnings, zipfile, zlib
+import bisect, codecs, errno, functools, gzip, importlib, itertools, logging, os, re, shutil, subprocess, tempfile, threading, unicodedata, warnings, zipfile, zlib
 from collections import Counter
 from contextlib import closing, contextmanager
 from contextvars import ContextVar
@@ -619,7 +619,7 @@ def _org_block(kind:str, lang:str, body:list[str]) -> list[str]:
 def _org_drawers(lines:list[str]) -> dict[int, int]:
     "Where each drawer opens -> where its `:END:` is; a `:NAME:` line with no `:END:` after it is text, as Org reads it."
     ends = [i for i, l in enumerate(lines) if _ORG_DRAWER_END.match(l)]
-    return {i: next(e for e in ends if e > i) for i, l in enumerate(lines) if _ORG_DRAWER.match(l) and not _ORG_DRAWER_END.match(l) and ends and ends[-1] > i}
+    return {i: ends[bisect.bisect(ends, i)] for i, l in enumerate(lines) if _ORG_DRAWER.match(l) and not _ORG_DRAWER_END.match(l) and ends and ends[-1] > i}
 
 def org_markdown(text:str) -> tuple[str | None, str]:
     "(`#+TITLE`, the Org file as Markdown): headlines as `#` headings, blocks as code blocks, settings, comments and clock drawers out."
@@ -679,15 +679,16 @@ def info_examples(lines:list[str], # a node's lines, as `makeinfo` laid them out
                  ) -> list[str]:
     "The lines with each example (a paragraph five columns deeper than the text before it, and those that follow it as deep) in a Markdown code block, less its indent. Deep prose is text, but for a line inside an example."
     paras = [run for blank, g in itertools.groupby(lines, key=lambda l: not l.strip()) if not blank for run in _runs(list(g))]
-    out, example, text_at = [], [], 0
+    out, example, text_at, example_at = [], [], 0, 0   # example_at: the least indent of the example's lines
     def close():
         if not example: return
-        cut = min(_indent(l) for l in example if l)
-        out.extend(["```", *(l[cut:] if l else l for l in example), "```", ""]); example.clear()
+        out.extend(["```", *(l[example_at:] if l else l for l in example), "```", ""]); example.clear()
     for p in paras:
         deep = min(map(_indent, p))
-        goes_on = example and len(p) == 1 and deep >= min(_indent(l) for l in example if l)   # a line of the example's own text: "Mandatory arguments to long options are mandatory."
-        if deep >= text_at + 5 and (goes_on or not _reads_as_prose(p)): example.extend(([""] if example else []) + p); continue
+        goes_on = example and len(p) == 1 and deep >= example_at   # a line of the example's own text: "Mandatory arguments to long options are mandatory."
+        if deep >= text_at + 5 and (goes_on or not _reads_as_prose(p)):
+            example_at = min(example_at, deep) if example else deep
+            example.extend(([""] if example else []) + p); continue
         close(); out.extend(p + [""]); text_at = _text_indent(p)
     close()
     return out
@@ -1157,12 +1158,19 @@ def load_document(path:str | os.PathLike, # the file
 # %% ../nbs/04_loaders.ipynb #feaa6ba2
 ICON_PIXELS = 64 * 64  # an image of fewer pixels is an icon, a bullet or a button: too small to hold text worth reading (chosen before it was measured)
 
-def is_icon(path:Path) -> bool:
-    "An image of fewer than `ICON_PIXELS` pixels, by its header; False where it is no image Pillow can open."
+@functools.lru_cache(maxsize=65536)
+def _icon_by_header(path:str, mtime_ns:int, size:int) -> bool:
+    "Whether the image at `path`, as it was at `mtime_ns` and `size`, is an icon: the key makes a changed file read again."
     from PIL import Image, UnidentifiedImageError   # here: reading a folder of text should not pay for importing Pillow
     try:
         with Image.open(path) as im: return im.width * im.height < ICON_PIXELS
     except (OSError, ValueError, UnidentifiedImageError, Image.DecompressionBombError): return False
+
+def is_icon(path:Path) -> bool:
+    "An image of fewer than `ICON_PIXELS` pixels, by its header; False where it is no image Pillow can open. A header is read once per version of the file: a watched folder's polls only stat its images."
+    try: st = os.stat(path)
+    except OSError: return False
+    return _icon_by_header(str(path), st.st_mtime_ns, st.st_size)
 
 def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter) -> list[Path]:
     "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`, icons counted in `icons` and other files in `ignored`, by suffix."
