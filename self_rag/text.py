@@ -102,10 +102,12 @@ MAX_SENTENCE_WORDS = 40
 def word_pieces(text:str, # one sentence
                 max_words:Optional[int]=MAX_SENTENCE_WORDS, # None: no limit
                ) -> list[str]:
-    "`text` cut into pieces of at most `max_words` words, whitespace collapsed."
+    "`text` cut into pieces of `max_words` words, whitespace collapsed; a tail of fewer than 3 words goes with the piece before it (a 42-word sentence is one piece of 42, not 40 and a 2-word tail too short to count as a sentence)."
     w = text.split()
     n = max_words or len(w) or 1
-    return [" ".join(w[i:i + n]) for i in range(0, len(w), n)]
+    cuts = [*range(0, len(w), n)]
+    if len(cuts) > 1 and len(w) - cuts[-1] < 3: cuts.pop()
+    return [" ".join(w[i:j]) for i, j in zip(cuts, [*cuts[1:], len(w)])]
 
 # %% ../nbs/01_text.ipynb #03dabd12
 def sentences(text:str, # any text
