@@ -32,11 +32,12 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless',
            'PdfminerPages', 'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines',
            'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text',
-           'markdown_sections', 'rst_sections', 'changelog_sections', 'adoc_sections', 'latex_sections', 'org_markdown',
-           'info_examples', 'info_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex',
-           'load_org', 'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text',
-           'is_man_page', 'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
-           'load_document', 'is_icon', 'find_documents']
+           'markdown_sections', 'rst_sections', 'changelog_sections', 'release_sections', 'adoc_sections',
+           'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'html_sections', 'load_text',
+           'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
+           'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
+           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon',
+           'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -552,6 +553,39 @@ def changelog_sections(text:str) -> list[tuple[str | None, str]] | None:
         heads.append((i, 1, f"{package} {version}" + (f", {date}" if date else "")))
     return _cut(lines, heads)
 
+# %% ../nbs/04_loaders.ipynb #3af05397
+_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*(?![\w.]*\d)|(?<=-)\d+(?:\.\d+)+")   # 9.1, 2.45.91, v2.9.14, 5.3.5beta, bash-5.2 (not 2022-04-15)
+_RULE = re.compile(r"^\s*([-=*#~_+])\1{3,}\s*$")   # a line of one mark, drawn between releases
+_NOT_A_HEADING = re.compile(r"\s|[-+]\s|\d+[.)]\s|[A-Za-z][\w-]*:\s")   # indented, a list item, a numbered item, a field (License: GPL-2.0)
+
+def _release_candidates(lines:list[str]) -> list[tuple[int, str, str]]:
+    "[(line, the first two words before its version, the version)] of the lines that could head a release."
+    out = []
+    for i, line in enumerate(lines):
+        if i and lines[i - 1].strip() and not _RULE.match(lines[i - 1]) or not line.strip() or len(line.strip()) > 100 or _NOT_A_HEADING.match(line): continue
+        if not (m := _VERSION.search(line)): continue
+        words, rest = re.findall(r"[A-Za-z']+|[*#=]+", line[:m.start()]), line[m.end():]
+        if words or re.search(r"\b(?:19|20)\d\d\b", rest) or not re.sub(r"\W", "", rest) or re.fullmatch(r"\s*\(\w+\)\s*", rest):   # 3.32.0 alone, dated or (stable); not 1.1 Overview
+            out.append((i, " ".join(words[:2]).lower(), m.group(0)))
+    return out
+
+def _release_title(line:str) -> str:
+    "A release heading without its marks: `=== release 1.22.0 ===` -> `release 1.22.0`, a link as its words."
+    title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line.strip())
+    title = re.sub(r"^[*#=•\s]+|[=\s:]+$", "", title)
+    return title[1:-1] if title.startswith("[") and title.endswith("]") else title
+
+def release_sections(text:str) -> list[tuple[str | None, str]] | None:
+    "Cut a NEWS file or a changelog of releases at its release headings, each section named by its heading: [(title, text)]; None where no heading recurs with three versions."
+    lines, versions = text.split("\n"), {}
+    found = _release_candidates(lines)
+    for _, key, version in found: versions.setdefault(key, set()).add(version)
+    counts = Counter(key for _, key, _ in found)
+    keys = {k for k, vs in versions.items() if len(vs) >= 3}
+    keys = {k for k in keys if counts[k] * 4 >= max(counts[k] for k in keys)}   # not a few look-alike sentences
+    heads = [(i, 1, _release_title(lines[i])) for i, key, _ in found if key in keys]
+    return _cut(lines, heads) if heads else None
+
 # %% ../nbs/04_loaders.ipynb #4eee17f1
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
 _ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})[ \t]*$")   # a delimited block opens and closes with the same line
@@ -862,9 +896,11 @@ def _read_text(path:Path) -> str: return clean_text(decode_text(path, path.read_
 
 # %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
-    "A plain-text or reStructuredText file as one Page, or one per section where it underlines its headings; a Debian changelog one per entry."
+    "A plain-text or reStructuredText file as one Page, or one per section where it underlines its headings; a Debian changelog one per entry, a NEWS file one per release."
     text = _read_text(path)
-    return _text_pages(path, changelog_sections(text) or rst_sections(text))
+    if sections := changelog_sections(text): return _text_pages(path, sections)
+    sections = rst_sections(text)
+    return _text_pages(path, release_sections(text) or sections if all(title is None for title, _ in sections) else sections)
 
 # %% ../nbs/04_loaders.ipynb #155a4afe
 def load_markdown(path:Path) -> list[Page]:
@@ -956,7 +992,7 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown, version=2))   # 2: cut at underlined headings too
-register_format((".txt", ".text"), Format("text", load_text, version=3))   # 2: cut at underlined headings; 3: a Debian changelog at its entries
+register_format((".txt", ".text"), Format("text", load_text, version=4))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases
 register_format((".rst", ".rest"), Format("text", load_text, version=2))   # 2: read as a document with sections (1: as source code)
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
