@@ -27,7 +27,8 @@ from tree_sitter import Language, Parser
 
 from .config import Settings
 from .loaders import (OCR_INSTALL, PDFIUM_LOCK, BinaryFileError, CorruptDocumentError, EmptyDocumentError, EncryptedDocumentError, LoadError, NoTextError,
-                              OcrUnavailableError, Page, TooLargeError, UnsupportedFormatError, _cut, _merge_short, _section_path, _text_pages, clean_text, html_sections, markdown_sections, code_language, decode_text)
+                              OcrUnavailableError, Page, TooLargeError, UnsupportedFormatError, _cut, _merge_short, _section_path, _text_pages, clean_text, html_sections, markdown_sections, code_language, decode_text,
+                              rendered_markdown)
 
 # %% auto #0
 __all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'TRANSCRIPT_SECTION_CHARS', 'MAN_TIMEOUT', 'GROFF_INSTALL', 'MAN_TITLE_CHARS',
@@ -532,7 +533,7 @@ def load_notebook(path:Path) -> list[Page]:
     try: nb = json.loads(decode_text(path, path.read_bytes()))
     except json.JSONDecodeError as e:
         raise CorruptDocumentError(path, f"is not valid JSON ({e.msg}, line {e.lineno}): the notebook is damaged; open it in Jupyter, which may recover it, and save it again") from None
-    return _text_pages(path, markdown_sections(clean_text(notebook_markdown(path, nb))))
+    return _text_pages(path, markdown_sections(rendered_markdown(clean_text(notebook_markdown(path, nb)))))
 
 # %% ../nbs/05_formats.ipynb #c24fbae2
 def message_text(msg:EmailMessage) -> str:

@@ -32,9 +32,9 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless',
            'PdfminerPages', 'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines',
            'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text',
-           'markdown_sections', 'rst_sections', 'changelog_sections', 'release_sections', 'adoc_sections',
-           'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'html_sections', 'load_text',
-           'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
+           'markdown_sections', 'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections',
+           'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'html_sections',
+           'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
            'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
            'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon',
            'find_documents']
@@ -512,6 +512,45 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
         elif (u := _SETEXT.match(line)) and (title := _underlined(lines, i)): heads.append((i - 1, 1 + (u.group(1)[0] == "-"), title))
     return _cut(lines, heads)
 
+# %% ../nbs/04_loaders.ipynb #84fae70d
+_MD_SPAN = r"(?:`[^`\n]*`|[^\[\]`\n]|\n(?![ \t]*\n))*"   # a link's words: code spans, or anything but brackets, over lines but not across a blank one
+_MD_INLINE = re.compile(rf"""(?P<code>(`+)(?:(?!\2)[\s\S])+?\2)                     # a code span, left as it is
+    | <!--[\s\S]*?-->                                                               # a comment
+    | !\[(?P<alt>{_MD_SPAN})\]\([^)\n]*\)                                           # an image: its alt text
+    | \[(?P<text>{_MD_SPAN})\]\(\s*<?(?P<url>(?:[^()\s>]|\([^()\s]*\))*)>?(?:\s+["'(][^)\n]*)?\)        # [words](address "title")
+    | \[(?P<ref>{_MD_SPAN})\](?:\[(?P<label>[^\[\]\n]*)\])?                          # [words][label], [words][], [words]
+    | <(?P<auto>(?:https?|ftp)://[^>\s]+|mailto:[^>\s]+)>                            # <https://...>
+    | \*\*(?P<bold>(?=\S)(?:[^*\n]|\*(?!\*)|\n(?![ \t]*\n))+?(?<=\S))\*\*          # **strong**: its words""", re.X)
+_MD_DEFINITION = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\S.*$")   # [label]: https://... "title"
+
+def _md_label(s:str) -> str: return " ".join(s.lower().split())
+
+def _md_inline(m:re.Match, labels:set) -> str:
+    "What one match reads as on the rendered page."
+    if m.group("code"): return m.group(0)
+    if m.group("alt") is not None: return m.group("alt")
+    if m.group("auto"): return m.group("auto").removeprefix("mailto:")
+    if m.group("bold"): return m.group("bold")
+    if m.group("ref") is not None: return m.group("ref") if _md_label(m.group("label") or m.group("ref")) in labels else m.group(0)
+    if (text := m.group("text")) is None: return ""   # a comment
+    url = m.group("url").removeprefix("mailto:")
+    return f"{text} ({url})" if re.match(r"(?:https?|ftp|mailto):", m.group("url")) and url != text else text
+
+def rendered_markdown(text:str) -> str:
+    "Markdown as its reader sees it rendered: links as their words (a web or mail link followed by its address), images as their alt text, `**strong**` words without their stars, comments and link definitions gone; code blocks and code spans as written."
+    lines, fence, prose, out = text.split("\n"), None, [], []
+    labels = {_md_label(d.group(1)) for l in lines if (d := _MD_DEFINITION.match(l))}
+    def flush():
+        if prose: out.extend(_MD_INLINE.sub(lambda m: _md_inline(m, labels), "\n".join(l for l in prose if not _MD_DEFINITION.match(l))).split("\n")); prose.clear()
+    for line in lines:
+        f = CODE_FENCE.match(line)
+        if f and (fence is None or f.group(1)[0] == fence):
+            if fence is None: flush()
+            fence = f.group(1)[0] if fence is None else None
+        (prose if fence is None and not f else out).append(line)
+    flush()
+    return "\n".join(out)
+
 # %% ../nbs/04_loaders.ipynb #d86faeca
 _ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punctuation character: "=======", "-----", "~~~~"
 
@@ -904,8 +943,8 @@ def load_text(path:Path) -> list[Page]:
 
 # %% ../nbs/04_loaders.ipynb #155a4afe
 def load_markdown(path:Path) -> list[Page]:
-    "A Markdown file as one Page per `#`/`##` section."
-    return _text_pages(path, markdown_sections(_read_text(path)))
+    "A Markdown file, as it reads rendered (`rendered_markdown`), as one Page per `#`/`##` section."
+    return _text_pages(path, markdown_sections(rendered_markdown(_read_text(path))))
 
 # %% ../nbs/04_loaders.ipynb #16f3266a
 def load_adoc(path:Path) -> list[Page]:
@@ -991,7 +1030,7 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True))
-register_format((".md", ".markdown"), Format("text", load_markdown, version=2))   # 2: cut at underlined headings too
+register_format((".md", ".markdown"), Format("text", load_markdown, version=3))   # 2: cut at underlined headings too; 3: read as rendered
 register_format((".txt", ".text"), Format("text", load_text, version=4))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases
 register_format((".rst", ".rest"), Format("text", load_text, version=2))   # 2: read as a document with sections (1: as source code)
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
@@ -1007,7 +1046,7 @@ register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
 register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=3))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>
-register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook"))
+register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=2))   # 2: its Markdown read as rendered
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
 register_format((".vtt", ".srt"), Format("text", "self_rag.formats:load_transcript"))
