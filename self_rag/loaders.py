@@ -541,7 +541,10 @@ def rendered_markdown(text:str) -> str:
     lines, fence, prose, out = text.split("\n"), None, [], []
     labels = {_md_label(d.group(1)) for l in lines if (d := _MD_DEFINITION.match(l))}
     def flush():
-        if prose: out.extend(_MD_INLINE.sub(lambda m: _md_inline(m, labels), "\n".join(l for l in prose if not _MD_DEFINITION.match(l))).split("\n")); prose.clear()
+        if not prose: return
+        shown = "\n".join(l for l in prose if not _MD_DEFINITION.match(l))
+        for _ in range(2): shown = _MD_INLINE.sub(lambda m: _md_inline(m, labels), shown)   # twice: a badge's image is a link's words, [![build](ci.svg)](https://ci.example.org)
+        out.extend(shown.split("\n")); prose.clear()
     for line in lines:
         f = CODE_FENCE.match(line)
         if f and (fence is None or f.group(1)[0] == fence):
