@@ -1035,7 +1035,7 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown, version=3))   # 2: cut at underlined headings too; 3: read as rendered
 register_format((".txt", ".text"), Format("text", load_text, version=4))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases
-register_format((".rst", ".rest"), Format("text", load_text, version=2))   # 2: read as a document with sections (1: as source code)
+register_format((".rst", ".rest"), Format("text", load_text, version=3))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
