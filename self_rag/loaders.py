@@ -520,6 +520,11 @@ _MD_INLINE = re.compile(rf"""(?P<code>(`+)(?:(?!\2)[\s\S])+?\2)                 
     | \[(?P<text>{_MD_SPAN})\]\(\s*<?(?P<url>(?:[^()\s>]|\([^()\s]*\))*)>?(?:\s+["'(][^)\n]*)?\)        # [words](address "title")
     | \[(?P<ref>{_MD_SPAN})\](?:\[(?P<label>[^\[\]\n]*)\])?                          # [words][label], [words][], [words]
     | <(?P<auto>(?:https?|ftp)://[^>\s]+|mailto:[^>\s]+)>                            # <https://...>
+    | <a\s[^<>]*?href=["'](?P<href>[^"']*)["'][^<>]*>(?P<atext>[^<]*)</a>           # an HTML link: its words, as a Markdown link's
+    | <img\s[^<>]*?alt=["'](?P<imgalt>[^"']*)["'][^<>]*>                              # an HTML image: its alt text
+    | (?P<cell></t[dh]>\s*<t[dh][^<>]*>)                                            # between two cells of an HTML table
+    | (?P<br>(?:<br\s*/?>|</tr>|</p>|</li>|</h[1-6]>)[ \t]*\n?)                     # what ends a line (and the source's own line break after it)
+    | </?(?:a|b|i|u|s|em|strong|code|kbd|samp|var|sup|sub|span|small|big|font|del|ins|mark|p|div|center|details|summary|img|picture|source|table|thead|tbody|tfoot|tr|td|th|ul|ol|li|dl|dt|dd|h[1-6]|hr)\b[^<>]*>   # any other tag of HTML's text
     | \*\*(?P<bold>(?=\S)(?:[^*\n]|\*(?!\*)|\n(?![ \t]*\n))+?(?<=\S))\*\*          # **strong**: its words""", re.X)
 _MD_DEFINITION = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\S.*$")   # [label]: https://... "title"
 
@@ -531,13 +536,20 @@ def _md_inline(m:re.Match, labels:set) -> str:
     if m.group("alt") is not None: return m.group("alt")
     if m.group("auto"): return m.group("auto").removeprefix("mailto:")
     if m.group("bold"): return m.group("bold")
+    if m.group("cell"): return " | "
+    if m.group("br"): return "\n"
+    if m.group("imgalt") is not None: return m.group("imgalt")
+    if m.group("href") is not None: return _link_words(m.group("atext"), m.group("href"))
     if m.group("ref") is not None: return m.group("ref") if _md_label(m.group("label") or m.group("ref")) in labels else m.group(0)
-    if (text := m.group("text")) is None: return ""   # a comment
-    url = m.group("url").removeprefix("mailto:")
-    return f"{text} ({url})" if re.match(r"(?:https?|ftp|mailto):", m.group("url")) and url != text else text
+    return "" if m.group("text") is None else _link_words(m.group("text"), m.group("url"))   # a comment or a tag: nothing
+
+def _link_words(text:str, url:str) -> str:
+    "A link as its words, followed by its address where that is a web or mail address."
+    address = url.removeprefix("mailto:")
+    return f"{text} ({address})" if re.match(r"(?:https?|ftp|mailto):", url) and address != text else text
 
 def rendered_markdown(text:str) -> str:
-    "Markdown as its reader sees it rendered: links as their words (a web or mail link followed by its address), images as their alt text, `**strong**` words without their stars, comments and link definitions gone; code blocks and code spans as written."
+    "Markdown as its reader sees it rendered: links as their words (a web or mail link followed by its address), images as their alt text, `**strong**` words without their stars, HTML tags as their text (a table's cells joined by ` | `), comments and link definitions gone; code blocks and code spans as written."
     lines, fence, prose, out = text.split("\n"), None, [], []
     labels = {_md_label(d.group(1)) for l in lines if (d := _MD_DEFINITION.match(l))}
     def flush():
@@ -1033,7 +1045,7 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True))
-register_format((".md", ".markdown"), Format("text", load_markdown, version=3))   # 2: cut at underlined headings too; 3: read as rendered
+register_format((".md", ".markdown"), Format("text", load_markdown, version=4))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too
 register_format((".txt", ".text"), Format("text", load_text, version=4))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases
 register_format((".rst", ".rest"), Format("text", load_text, version=3))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
@@ -1049,7 +1061,7 @@ register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
 register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=3))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>
-register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=2))   # 2: its Markdown read as rendered
+register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=3))   # 2: its Markdown read as rendered; 3: its HTML tags too
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
 register_format((".vtt", ".srt"), Format("text", "self_rag.formats:load_transcript"))
