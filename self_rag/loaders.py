@@ -32,11 +32,11 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless',
            'PdfminerPages', 'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines',
            'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text',
-           'markdown_sections', 'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections',
-           'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'html_sections',
-           'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
-           'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
-           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon',
+           'in_code', 'markdown_sections', 'rendered_markdown', 'rst_sections', 'changelog_sections',
+           'release_sections', 'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples', 'info_sections',
+           'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info',
+           'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format',
+           'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon',
            'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
@@ -501,13 +501,21 @@ def _underlined(lines:list[str], i:int) -> str | None:
     before = lines[i - 2] if i > 1 else ""
     return lines[i - 1].strip() if not before.strip() or _SETEXT.match(before) or _ATX_HEADING.match(before) else None
 
+def in_code(lines:list[str]) -> list[bool]:
+    "Whether each line of Markdown belongs to a code block, its fences included (a block left open runs to the end)."
+    out, fence = [], None
+    for line in lines:
+        f = CODE_FENCE.match(line)
+        turns = bool(f) and (fence is None or f.group(1)[0] == fence)   # the fence that opens the block, or the one that closes it
+        out.append(fence is not None or turns)
+        if turns: fence = f.group(1)[0] if fence is None else None
+    return out
+
 def markdown_sections(text:str) -> list[tuple[str | None, str]]:
     "Cut Markdown at its level-1 and level-2 headings, `#`/`##` or underlined (not inside code fences): [(title path, text)]."
-    lines, heads, fence = text.split("\n"), [], None
-    for i, line in enumerate(lines):
-        f = CODE_FENCE.match(line)
-        if f and (fence is None or f.group(1)[0] == fence): fence = f.group(1)[0] if fence is None else None
-        if fence is not None or f: continue
+    lines, heads = text.split("\n"), []
+    for i, (line, code) in enumerate(zip(lines, in_code(lines))):
+        if code: continue
         if h := _ATX_HEADING.match(line): heads.append((i, len(h.group(1)), h.group(2)))
         elif (u := _SETEXT.match(line)) and (title := _underlined(lines, i)): heads.append((i - 1, 1 + (u.group(1)[0] == "-"), title))
     return _cut(lines, heads)
@@ -548,22 +556,19 @@ def _link_words(text:str, url:str) -> str:
     address = url.removeprefix("mailto:")
     return f"{text} ({address})" if re.match(r"(?:https?|ftp|mailto):", url) and address != text else text
 
+def _rendered_prose(lines:list[str], labels:set) -> list[str]:
+    "A run of Markdown outside code blocks, rendered: its link definitions out, twice over (a badge's image is a link's words, [![build](ci.svg)](https://ci.example.org))."
+    shown = "\n".join(l for l in lines if not _MD_DEFINITION.match(l))
+    for _ in range(2): shown = _MD_INLINE.sub(lambda m: _md_inline(m, labels), shown)
+    return shown.split("\n")
+
 def rendered_markdown(text:str) -> str:
     "Markdown as its reader sees it rendered: links as their words (a web or mail link followed by its address), images as their alt text, `**strong**` words without their stars, HTML tags as their text (a table's cells joined by ` | `), comments and link definitions gone; code blocks and code spans as written."
-    lines, fence, prose, out = text.split("\n"), None, [], []
+    lines, out = text.split("\n"), []
     labels = {_md_label(d.group(1)) for l in lines if (d := _MD_DEFINITION.match(l))}
-    def flush():
-        if not prose: return
-        shown = "\n".join(l for l in prose if not _MD_DEFINITION.match(l))
-        for _ in range(2): shown = _MD_INLINE.sub(lambda m: _md_inline(m, labels), shown)   # twice: a badge's image is a link's words, [![build](ci.svg)](https://ci.example.org)
-        out.extend(shown.split("\n")); prose.clear()
-    for line in lines:
-        f = CODE_FENCE.match(line)
-        if f and (fence is None or f.group(1)[0] == fence):
-            if fence is None: flush()
-            fence = f.group(1)[0] if fence is None else None
-        (prose if fence is None and not f else out).append(line)
-    flush()
+    for code, run in itertools.groupby(zip(lines, in_code(lines)), key=lambda x: x[1]):
+        run = [line for line, _ in run]
+        out += run if code else _rendered_prose(run, labels)
     return "\n".join(out)
 
 # %% ../nbs/04_loaders.ipynb #d86faeca
@@ -954,7 +959,8 @@ def load_text(path:Path) -> list[Page]:
     text = _read_text(path)
     if sections := changelog_sections(text): return _text_pages(path, sections)
     sections = rst_sections(text)
-    return _text_pages(path, release_sections(text) or sections if all(title is None for title, _ in sections) else sections)
+    if all(title is None for title, _ in sections): sections = release_sections(text) or sections   # no underlined heading: perhaps a NEWS file
+    return _text_pages(path, sections)
 
 # %% ../nbs/04_loaders.ipynb #155a4afe
 def load_markdown(path:Path) -> list[Page]:
