@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from .config import Settings
 from .results import LLMCall
 from .store import catalog
-from .text import CODE_FENCE, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, one_line, sentences, stem, word_pieces
+from .text import PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_walk, one_line, sentences, stem, word_pieces
 
 # %% ../nbs/14_llm.ipynb #c95d37c3
 def _upper(v): return v.strip().upper() if isinstance(v, str) else v
@@ -485,13 +485,13 @@ def units(text:str) -> list[Unit]:
         if code: out.append(Unit("\n".join(code), True, True, not out or out[-1].ends)); code.clear()
         if table: out.extend(table_units(table, not out or out[-1].ends)); table.clear()
         depth = 0
-    for line in (text or "").splitlines():
-        if (f := CODE_FENCE.match(line)) and (fence is None or f.group(1)[0] == fence[0]):   # a code block opens (its fence and language quoted with it), or closes
-            if not fence: flush_prose(closed=False); flush_lines()
-            code.append(line.strip()); fence = None if fence else f.group(1); after = ""
-            if not fence: flush_lines()
+    lines = (text or "").splitlines()
+    for line, (inside, now) in zip(lines, fence_walk(lines)):
+        if inside:   # a Markdown code block: its fences (with the language) and lines as they are
+            if fence is None: flush_prose(closed=False); flush_lines()
+            code.append(line.strip() if fence is None or now is None else line.rstrip()); fence, after = now, ""
+            if fence is None: flush_lines()
             continue
-        if fence: code.append(line.rstrip()); continue
         session = code and line.strip() and after.strip() and any(c.startswith(">>>") for c in code)   # a Python session goes on to the next blank line
         goes_on = code and (depth > 0 and not line.rstrip().endswith(".") or _CONTINUED.search(code[-1]) or session)
         if is_table_row(line) and not goes_on:

@@ -22,7 +22,7 @@ from pdfminer.pdfpage import PDFPage
 from pypdf import PasswordType, PdfReader
 
 from .config import Settings
-from .text import CODE_BLOCK, CODE_FENCE
+from .text import CODE_BLOCK, in_code
 
 # %% auto #0
 __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS',
@@ -32,11 +32,11 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless',
            'PdfminerPages', 'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines',
            'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text',
-           'in_code', 'markdown_sections', 'rendered_markdown', 'rst_sections', 'changelog_sections',
-           'release_sections', 'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples', 'info_sections',
-           'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info',
-           'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format',
-           'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon',
+           'markdown_sections', 'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections',
+           'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'html_sections',
+           'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
+           'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
+           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon',
            'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
@@ -500,16 +500,6 @@ def _underlined(lines:list[str], i:int) -> str | None:
     if not i or not lines[i - 1].strip() or re.match(r" {4}|\s*(?:[-*+>|]|\d+[.)])(?:\s|$)", lines[i - 1]): return None
     before = lines[i - 2] if i > 1 else ""
     return lines[i - 1].strip() if not before.strip() or _SETEXT.match(before) or _ATX_HEADING.match(before) else None
-
-def in_code(lines:list[str]) -> list[bool]:
-    "Whether each line of Markdown belongs to a code block, its fences included (a block left open runs to the end)."
-    out, fence = [], None
-    for line in lines:
-        f = CODE_FENCE.match(line)
-        turns = bool(f) and (fence is None or f.group(1)[0] == fence)   # the fence that opens the block, or the one that closes it
-        out.append(fence is not None or turns)
-        if turns: fence = f.group(1)[0] if fence is None else None
-    return out
 
 def markdown_sections(text:str) -> list[tuple[str | None, str]]:
     "Cut Markdown at its level-1 and level-2 headings, `#`/`##` or underlined (not inside code fences): [(title path, text)]."
