@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from .config import Settings
 from .loaders import Page, where
 from .results import PageStart
-from .text import CODE_BLOCK, SENTENCE_BREAK
+from .text import SENTENCE_BREAK, code_blocks
 
 # %% ../nbs/06_chunker.ipynb #90788ebe
 _BOUNDARIES = [re.compile(p) for p in (r"\n\s*\n", r"[.!?:;][\"')\]]?\s", r"\n", r"\s")]
@@ -60,7 +60,7 @@ def split_spans(text:str, # the text to cut
     "Cut `text[start:end]` into `(start, end)` spans of at most `size` characters at natural boundaries."
     end = len(text) if end is None else end
     sub, spans, s = text[:end], [], start
-    blocks = [m.span() for m in CODE_BLOCK.finditer(sub, start)] if sub.find("```", start) >= 0 or sub.find("~~~", start) >= 0 else []
+    blocks = [(a + start, b + start) for a, b in code_blocks(sub[start:])]
     while s < end:
         while s < end and sub[s].isspace(): s += 1
         if s >= end: break
@@ -148,7 +148,7 @@ def _cut(self:Chunker, text:str, starts:list[int], flowing:set[int], spans:list[
     "Parents over `spans` of the held parts' `text`, and the children inside each, numbered on."
     parts = self.held
     def page_of(off): return bisect.bisect_right(starts, off) - 1
-    blocks = [m.span() for m in CODE_BLOCK.finditer(text)] if "```" in text or "~~~" in text else []
+    blocks = code_blocks(text)
     def opened_at(s): return next((text[a:text.index("\n", a)].strip() for a, b in blocks if a < s < b), None)   # the fence of the block `s` lies inside
     def furniture_of(j, s, e):   # the lines of chunk text[s:e] that are part j's running header or footer lines
         if not parts[j].furniture: return []

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from .config import Settings
 from .results import LLMCall
 from .store import catalog
-from .text import PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_walk, one_line, sentences, stem, word_pieces
+from .text import ADORNMENT, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_walk, one_line, sentences, stem, word_pieces
 
 # %% ../nbs/14_llm.ipynb #c95d37c3
 def _upper(v): return v.strip().upper() if isinstance(v, str) else v
@@ -476,7 +476,7 @@ def table_units(rows:list[str], # consecutive table rows, the first its header
 _CONTINUED = re.compile(r"(?:\\|\||&&)\s*$")   # a shell line that goes on in the next: "git fsck --unreachable |", "./configure \\"
 
 def units(text:str) -> list[Unit]:
-    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it. A Markdown code block is one unit, its lines as they are, with its fences."
+    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it. A Markdown code block is one unit, its lines as they are, with its fences. An underlined heading is a unit of its own; its underline, like a rule, is no unit."
     out, prose, code, table, depth, after, fence = [], [], [], [], 0, "", None   # depth: the brackets the run of code leaves open; after: the line before; fence: of an open code block
     def flush_prose(closed:bool):   # closed: by the next item, or, for an item of one line, by a blank line or the passage's end (not a page break mid-sentence)
         out.extend(_prose_units(" ".join(prose), closed)); prose.clear()
@@ -492,6 +492,11 @@ def units(text:str) -> list[Unit]:
             code.append(line.strip() if fence is None or now is None else line.rstrip()); fence, after = now, ""
             if fence is None: flush_lines()
             continue
+        if not code and ADORNMENT.match(row := line.strip()) and row[0] != ".":   # a heading's underline or a rule (not "...", an ellipsis): the heading stands alone, and the row is no text to quote
+            title = prose.pop() if prose and after.strip() else None
+            flush_prose(closed=True); flush_lines()
+            if title: prose.append(title); flush_prose(closed=True)
+            after = ""; continue
         session = code and line.strip() and after.strip() and any(c.startswith(">>>") for c in code)   # a Python session goes on to the next blank line
         goes_on = code and (depth > 0 and not line.rstrip().endswith(".") or _CONTINUED.search(code[-1]) or session)
         if is_table_row(line) and not goes_on:

@@ -22,7 +22,7 @@ from pdfminer.pdfpage import PDFPage
 from pypdf import PasswordType, PdfReader
 
 from .config import Settings
-from .text import CODE_BLOCK, in_code
+from .text import ADORNMENT, code_blocks, in_code
 
 # %% auto #0
 __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS',
@@ -130,8 +130,8 @@ def clean_text(text:str) -> str:
     text = unicodedata.normalize("NFKC", text).replace("\r\n", "\n").replace("\r", "\n")
     text = text.replace("\f", "\n\n").replace("\t", " ").translate(_DROP)
     kept, pos = [], 0   # the text with its runs of spaces squeezed, but in code blocks
-    for m in CODE_BLOCK.finditer(text) if "```" in text or "~~~" in text else ():
-        kept += [_squeeze(text[pos:m.start()]), m.group(0)]; pos = m.end()
+    for a, b in code_blocks(text):
+        kept += [_squeeze(text[pos:a]), text[a:b]]; pos = b
     text = "".join(kept) + _squeeze(text[pos:])
     text = re.sub(r" +$", "", text, flags=re.M)
     return re.sub(r"\n{3,}", "\n\n", text).strip("\n")
@@ -562,16 +562,14 @@ def rendered_markdown(text:str) -> str:
     return "\n".join(out)
 
 # %% ../nbs/04_loaders.ipynb #d86faeca
-_ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punctuation character: "=======", "-----", "~~~~"
-
 def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | None:
     "The heading that starts at line `i`, after a blank line: (style: character and whether overlined, title, lines it takes); None if none does."
     if i and lines[i - 1].strip(): return None
-    over = _ADORNMENT.match(lines[i])
+    over = ADORNMENT.match(lines[i])
     if over and i + 2 < len(lines) and lines[i + 1].strip() and lines[i + 2].rstrip() == lines[i].rstrip():
         return (over.group(1), True), lines[i + 1].strip(), 3
     if (not over and i + 1 < len(lines) and lines[i].strip() and not lines[i][0].isspace()
-        and (under := _ADORNMENT.match(lines[i + 1])) and len(lines[i + 1].rstrip()) >= min(len(lines[i].rstrip()), 4)):
+        and (under := ADORNMENT.match(lines[i + 1])) and len(lines[i + 1].rstrip()) >= min(len(lines[i].rstrip()), 4)):
         return (under.group(1), False), lines[i].strip(), 2
     return None
 
@@ -828,6 +826,7 @@ class _HTMLText(HTMLParser):
     CHROME = {"navigation", "menu", "menubar", "toolbar", "search"}   # ARIA roles of a page's furniture
     NAV_CLASS = re.compile(r"nav(?:header|footer|bar|igation)?$|breadcrumbs?$")   # classes of the same: DocBook's navheader and navfooter, navbar
     ASIDE_CLASS = re.compile(r"(?:note|tip|warning|caution|important|admonition\w*)$")   # admonitions: DocBook heads each with an <h3>Note</h3>
+    SKIP_CLASS = re.compile(r"skip[\w-]*$|sr-only$|visually-hidden$|screen-reader-text$")   # a link for screen readers that skips to the content: "Skip to content"
     def __init__(self, navigation:bool=False):
         super().__init__(convert_charrefs=True)
         self.out, self.title, self.skip, self.pre, self.in_title = [], [], 0, 0, False
@@ -877,13 +876,15 @@ class _HTMLText(HTMLParser):
         if opening and self.cells and "".join(self.out[self.row_at:]).strip(): self._put("| " if self.out[-1].endswith(" ") else " | ")
         self.cells += opening; self.in_cell = max(0, self.in_cell + (1 if opening else -1))
     def _link(self, opening, attrs=()):
-        "Count links; drop the text of a link to a place on the page that has no letter or digit (Sphinx's ¶, a # permalink, a footnote's ↩)."
+        "Count links; drop the text of a link to a place on the page that has no letter or digit (Sphinx's ¶, a # permalink, a footnote's ↩) or that skips there for screen readers (\"Skip to content\")."
         if opening:
+            a = dict(attrs)
             self.in_link += 1; self.counts[2] += 1; self.run = 0
-            self.self_link = (len(self.out), self.size) if (dict(attrs).get("href") or "").startswith("#") else None
+            skip = any(map(self.SKIP_CLASS.match, (a.get("class") or "").lower().split()))
+            self.self_link = (len(self.out), self.size, skip) if (a.get("href") or "").startswith("#") else None
             return
         self.in_link = max(0, self.in_link - 1)
-        if self.self_link and (shown := "".join(self.out[self.self_link[0]:])).strip() and not any(map(str.isalnum, shown)):
+        if self.self_link and (shown := "".join(self.out[self.self_link[0]:])).strip() and (self.self_link[2] or not any(map(str.isalnum, shown))):
             del self.out[self.self_link[0]:]; self.size = self.self_link[1]
         self.self_link = None
     def handle_starttag(self, tag, attrs):
@@ -1041,14 +1042,14 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True))
-register_format((".md", ".markdown"), Format("text", load_markdown, version=4))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too
-register_format((".txt", ".text"), Format("text", load_text, version=4))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases
-register_format((".rst", ".rest"), Format("text", load_text, version=3))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file
+register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
+register_format((".txt", ".text"), Format("text", load_text, version=5))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence
+register_format((".rst", ".rest"), Format("text", load_text, version=4))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4: as .txt 5
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
-register_format((".html", ".htm"), Format("text", load_html, version=3))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings
+register_format((".html", ".htm"), Format("text", load_html, version=4))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, and no skip link
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
