@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from .config import Settings
 from .results import LLMCall
 from .store import catalog
-from .text import ADORNMENT, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_walk, one_line, sentences, stem, word_pieces
+from .text import ADORNMENT, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, one_line, sentences, stem, word_pieces
 
 # %% ../nbs/14_llm.ipynb #c95d37c3
 def _upper(v): return v.strip().upper() if isinstance(v, str) else v
@@ -475,9 +475,14 @@ def table_units(rows:list[str], # consecutive table rows, the first its header
 # %% ../nbs/14_llm.ipynb #96dda676
 _CONTINUED = re.compile(r"(?:\\|\||&&)\s*$")   # a shell line that goes on in the next: "git fsck --unreachable |", "./configure \\"
 
+def _block_lines(block:list[str], closed:bool) -> list[str]:
+    "A Markdown code block's lines as an answer quotes them: its fences trimmed, the code's indentation kept."
+    block = [line.rstrip() for line in block]
+    return [block[0].strip(), *block[1:-1], block[-1].strip()] if closed else [block[0].strip(), *block[1:]]
+
 def units(text:str) -> list[Unit]:
     "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it. A Markdown code block is one unit, its lines as they are, with its fences. An underlined heading is a unit of its own; its underline, like a rule, is no unit."
-    out, prose, code, table, depth, after, fence = [], [], [], [], 0, "", None   # depth: the brackets the run of code leaves open; after: the line before; fence: of an open code block
+    out, prose, code, table, depth, after = [], [], [], [], 0, ""   # depth: the brackets the run of code leaves open; after: the line before
     def flush_prose(closed:bool):   # closed: by the next item, or, for an item of one line, by a blank line or the passage's end (not a page break mid-sentence)
         out.extend(_prose_units(" ".join(prose), closed)); prose.clear()
     def flush_lines():   # the run of code or table rows; inside a sentence ("use\n#define X\nto ensure ...") it does not start one
@@ -486,12 +491,12 @@ def units(text:str) -> list[Unit]:
         if table: out.extend(table_units(table, not out or out[-1].ends)); table.clear()
         depth = 0
     lines = (text or "").splitlines()
-    for line, (inside, now) in zip(lines, fence_walk(lines)):
-        if inside:   # a Markdown code block: its fences (with the language) and lines as they are
-            if fence is None: flush_prose(closed=False); flush_lines()
-            code.append(line.strip() if fence is None or now is None else line.rstrip()); fence, after = now, ""
-            if fence is None: flush_lines()
-            continue
+    blocks, end = {a: (b, closed) for a, b, closed in fence_blocks(lines)}, -1   # end: the last line of the code block read
+    for i, line in enumerate(lines):
+        if i <= end: continue
+        if i in blocks:   # a Markdown code block: one unit, its fences (with the language) and lines as they are
+            flush_prose(closed=False); flush_lines(); end, closed = blocks[i]
+            code.extend(_block_lines(lines[i:end + 1], closed)); flush_lines(); after = ""; continue   # a block left open runs to the end: nothing follows it
         if not code and ADORNMENT.match(row := line.strip()) and row[0] != ".":   # a heading's underline or a rule (not "...", an ellipsis): the heading stands alone, and the row is no text to quote
             title = prose.pop() if prose and after.strip() else None
             flush_prose(closed=True); flush_lines()

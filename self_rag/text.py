@@ -4,13 +4,13 @@
 
 # %% auto #0
 __all__ = ['STOPWORDS', 'SENTENCE_BREAK', 'CODE_FENCE', 'ADORNMENT', 'MAX_SENTENCE_WORDS', 'MIN_SENTENCE_WORDS', 'CITATION',
-           'PART_HEADING', 'american', 'other_spellings', 'stem', 'content_terms', 'coverage', 'fence_walk', 'in_code',
-           'open_fence', 'code_blocks', 'word_pieces', 'sentences', 'one_line', 'shorten', 'page_list',
+           'PART_HEADING', 'american', 'other_spellings', 'stem', 'content_terms', 'coverage', 'fence_blocks',
+           'in_code', 'open_fence', 'code_blocks', 'word_pieces', 'sentences', 'one_line', 'shorten', 'page_list',
            'check_question', 'Split', 'split_question', 'part_heading']
 
 # %% ../nbs/01_text.ipynb #c0dd333f
-import functools, re
-from typing import Iterator, NamedTuple, Optional
+import functools, itertools, re
+from typing import NamedTuple, Optional
 
 # %% ../nbs/01_text.ipynb #f6323567
 STOPWORDS = frozenset("""a about above after again against all also am an and any are as at be because been before being below between
@@ -100,36 +100,36 @@ def _heading_rule(lines:list[str], i:int) -> bool:
     if i > 0 and _adorns(row, lines[i - 1]): return True
     return i + 2 < len(lines) and lines[i + 2].strip() == row and len(row) >= max(4, len(lines[i + 1].strip())) and _adorns(row, lines[i + 1])
 
-def fence_walk(lines:list[str]) -> Iterator[tuple[bool, Optional[str]]]:
-    "For each line of Markdown: whether it belongs to a code block (its fences included), and the fence left open after it."
-    fence = None
+def fence_blocks(lines:list[str]) -> list[tuple[int, int, bool]]:
+    "The Markdown code blocks among `lines`, fences included: (first line, last line, whether it closes); a block left open runs to the last line."
+    out, start, fence = [], None, None
     for i, line in enumerate(lines):
-        m = CODE_FENCE.match(line)
-        if fence: turns = bool(m) and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip()   # a bare fence of its kind, as long or longer, closes
-        else: turns = bool(m) and not (m.group(1)[0] == "`" and "`" in m.group(2)) and not _heading_rule(lines, i)   # ```x``` is code in a line, not a fence
-        inside = fence is not None or turns
-        if turns: fence = None if fence else m.group(1)
-        yield inside, fence
+        if line[:4].lstrip(" ")[:1] not in ("`", "~") or not (m := CODE_FENCE.match(line)): continue   # most lines: not a fence, at a glance
+        if fence is None:
+            if not (m.group(1)[0] == "`" and "`" in m.group(2)) and not _heading_rule(lines, i): start, fence = i, m.group(1)   # ```x``` is code in a line, not a fence
+        elif m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2).strip():   # a bare fence of its kind, as long or longer, closes
+            out.append((start, i, True)); fence = None
+    if fence is not None: out.append((start, len(lines) - 1, False))
+    return out
 
 def in_code(lines:list[str]) -> list[bool]:
     "Whether each line of Markdown belongs to a code block, its fences included."
-    return [inside for inside, _ in fence_walk(lines)]
+    out = [False] * len(lines)
+    for a, b, _ in fence_blocks(lines): out[a:b + 1] = [True] * (b + 1 - a)
+    return out
 
 def open_fence(text:str) -> Optional[str]:
     "The fence (` ``` `, `~~~`) of the code block `text` leaves open at its end; None when it closes all it opens."
-    fence = None
-    for _, fence in fence_walk(text.split("\n")): pass
-    return fence
+    lines = text.split("\n")
+    blocks = fence_blocks(lines)
+    return CODE_FENCE.match(lines[blocks[-1][0]]).group(1) if blocks and not blocks[-1][2] else None
 
 def code_blocks(text:str) -> list[tuple[int, int]]:
     "The `(start, end)` offsets in `text` of each code block it closes, from its opening fence's line to the end of its closing fence."
     if "```" not in text and "~~~" not in text: return []
-    lines, out, pos, start = text.split("\n"), [], 0, None
-    for line, (inside, fence) in zip(lines, fence_walk(lines)):
-        if inside and start is None: start = pos
-        if start is not None and fence is None: out.append((start, pos + len(line))); start = None
-        pos += len(line) + 1
-    return out
+    lines = text.split("\n")
+    starts = [0, *itertools.accumulate(len(line) + 1 for line in lines)]
+    return [(starts[a], starts[b] + len(lines[b])) for a, b, closed in fence_blocks(lines) if closed]
 
 # %% ../nbs/01_text.ipynb #d05b1470
 MAX_SENTENCE_WORDS = 40   # a longer sentence is quoted and embedded in pieces
