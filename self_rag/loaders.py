@@ -813,6 +813,7 @@ class _Block:
     marked: bool       # navigation by its tag or attributes
     run: int = 0       # the most words in a row outside links inside it
     aside: bool = False # an admonition: its heading ("Note") heads no section
+    layout: bool = False # a cell that holds a heading, a listing or a table: a page laid out in a table, its blocks apart
 
 class _HTMLText(HTMLParser):
     "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
@@ -841,7 +842,8 @@ class _HTMLText(HTMLParser):
         marked = tag == "nav" or a.get("role") in self.CHROME or "hidden" in a or a.get("aria-hidden") == "true"   # navigation, menus, what is not shown
         classes = (a.get("class") or "").lower().split()
         marked = marked or any(self.NAV_CLASS.match(c) for c in classes)
-        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked, aside=any(map(self.ASIDE_CLASS.match, classes))))
+        layout = tag in self.CELL and bool((cell := self._cell_block()) and cell.layout)   # a cell inside a cell that lays out the page does too
+        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked, aside=any(map(self.ASIDE_CLASS.match, classes)), layout=layout))
     def _close(self, tag):
         "Close the innermost open `tag` (and blocks left open inside it); drop it if it is navigation."
         at = next((k for k in range(len(self.frames) - 1, -1, -1) if self.frames[k].tag == tag), None)
@@ -852,8 +854,15 @@ class _HTMLText(HTMLParser):
         if self.navigation or not (b.marked or links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS): return
         del self.out[b.start:], self.headings[b.headings:]
         self.size, self.counts = b.size, list(b.counts)   # the blocks around it count it no more
+    def _cell_block(self) -> _Block | None: return next((b for b in reversed(self.frames) if b.tag in self.CELL), None)
+    def _flat(self) -> bool:
+        "Whether the text is inside a table's cell that keeps its paragraphs and lists in its row (not a cell that lays out a page)."
+        cell = self._cell_block()
+        return self.in_cell > 0 and not (cell and cell.layout)
     def _tag(self, tag, opening):
-        outer_pre = tag == "pre" and not self.skip and not self.in_cell and self.pre == (0 if opening else 1)   # a listing: written as a Markdown code block
+        if opening and self._flat() and (tag in ("pre", "table") or self.HEADING.fullmatch(tag)) and (cell := self._cell_block()):   # a page laid out in a table: its cells' blocks stay apart
+            cell.layout = True
+        outer_pre = tag == "pre" and not self.skip and not self._flat() and self.pre == (0 if opening else 1)   # a listing: written as a Markdown code block
         if outer_pre and not opening: self._fence_end()
         if tag in self.SKIP: self.skip += 1 if opening else -1 if self.skip else 0
         elif tag == "title": self.in_title = opening
@@ -861,7 +870,7 @@ class _HTMLText(HTMLParser):
         heading = self.HEADING.fullmatch(tag) and not self.skip
         if heading and not opening and self.headings and self.headings[-1][2] is None: self.headings[-1] = (*self.headings[-1][:2], self.size)
         if tag in self.CELL: self._cell(opening)
-        elif self.in_cell and (tag in self.BLOCK or tag in self.LINE):   # a paragraph or list inside a cell stays in its row
+        elif self._flat() and (tag in self.BLOCK or tag in self.LINE):   # a paragraph or list inside a cell stays in its row
             if self.out and not self.out[-1].endswith((" ", "\n")): self._put(" ")
         elif tag in self.BLOCK: self._put("\n\n"); self.run = 0
         elif tag in self.LINE and opening: self._put("\n"); self.run = 0; self.cells = 0; self.row_at = len(self.out)
@@ -1049,7 +1058,7 @@ register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
-register_format((".html", ".htm"), Format("text", load_html, version=4))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, and no skip link
+register_format((".html", ".htm"), Format("text", load_html, version=4))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link, a page laid out in a table read as a page
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
