@@ -815,6 +815,10 @@ class _Block:
     aside: bool = False # an admonition: its heading ("Note") heads no section
     layout: bool = False # a cell that holds a heading, a listing or a table: a page laid out in a table, its blocks apart
 
+def _ends_sentence(text:str) -> bool:
+    "Four words or more ending with a full stop or an exclamation mark: a sentence, which navigation never is (a question may be a contents entry)."
+    return text.rstrip().endswith((".", "!")) and len(text.split()) >= 4
+
 class _HTMLText(HTMLParser):
     "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
     SKIP = {"script", "style", "noscript", "template", "svg", "button", "select"}   # code, styles, and controls' labels ("Copy", "Change theme")
@@ -851,7 +855,7 @@ class _HTMLText(HTMLParser):
         b = self.frames[at]
         del self.frames[at:]
         letters, linked, links = (now - was for now, was in zip(self.counts, b.counts))
-        if self.navigation or not (b.marked or links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS): return
+        if self.navigation or not (b.marked or links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS and not _ends_sentence("".join(self.out[b.start:]))): return
         del self.out[b.start:], self.headings[b.headings:]
         self.size, self.counts = b.size, list(b.counts)   # the blocks around it count it no more
     def _cell_block(self) -> _Block | None: return next((b for b in reversed(self.frames) if b.tag in self.CELL), None)
@@ -1058,7 +1062,7 @@ register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
-register_format((".html", ".htm"), Format("text", load_html, version=4))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link, a page laid out in a table read as a page
+register_format((".html", ".htm"), Format("text", load_html, version=4))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link, a page laid out in a table read as a page, a sentence of links no navigation
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
@@ -1066,7 +1070,7 @@ register_format((".pptx",), Format("slides", "self_rag.formats:load_pptx", True)
 register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
-register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=3))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>
+register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=4))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4: as HTML 4
 register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=3))   # 2: its Markdown read as rendered; 3: its HTML tags too
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
