@@ -932,6 +932,13 @@ def _parsed(html:str) -> _HTMLText:
 
 def _section_path(heads:list[tuple[int, str]]) -> str | None: return " > ".join(dict.fromkeys(t for _, t in heads if t)) or None
 
+def _underlined_parts(path:str | None, text:str) -> list[tuple[str | None, str]]:
+    "A section's text cut at the headings it underlines itself (a NEWS file or README shown as text in a page), under the section's path; whole where it underlines fewer than two, or holds code."
+    if "```" in text or not re.search(ADORNMENT.pattern, text, re.M): return [(path, text)]
+    parts = rst_sections(text)
+    if sum(title is not None for title, _ in parts) < 2: return [(path, text)]
+    return [(" > ".join(p for p in (path, title) if p) or None, t) for title, t in parts]
+
 def html_sections(html:str, # an HTML page, or an EPUB chapter's XHTML
                   title:str | None=None, # the first title of every path (an EPUB chapter's entry in its table of contents); None: the page's `<title>`, until an `h1` takes its place
                  ) -> tuple[str | None, list[tuple[str | None, str]]]:
@@ -944,7 +951,8 @@ def html_sections(html:str, # an HTML page, or an EPUB chapter's XHTML
         parts.append((heads, text[pos:start])); pos = start
         heads = [h for h in heads if h[0] < level] + [(level, " ".join(text[start:end].split()))]
     parts.append((heads, text[pos:]))
-    return page_title, _merge_short([(_section_path(heads), clean_text(t) + "\n\n") for heads, t in parts])
+    cut = [(_section_path(heads), clean_text(t) + "\n\n") for heads, t in parts]
+    return page_title, _merge_short([piece for path, t in cut for piece in _underlined_parts(path, t)])
 
 # %% ../nbs/04_loaders.ipynb #1401699f
 def _text_pages(path:Path, parts:list[tuple[str | None, str]], title:str | None=None,
@@ -1062,7 +1070,7 @@ register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
-register_format((".html", ".htm"), Format("text", load_html, version=4))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link, a page laid out in a table read as a page, a sentence of links no navigation
+register_format((".html", ".htm"), Format("text", load_html, version=4))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link, a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
