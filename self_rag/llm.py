@@ -483,8 +483,9 @@ def _block_lines(block:list[str], closed:bool) -> list[str]:
 def units(text:str) -> list[Unit]:
     "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it. A Markdown code block is one unit, its lines as they are, with its fences. An underlined heading is a unit of its own; its underline, like a rule, is no unit."
     out, prose, code, table, depth, after = [], [], [], [], 0, ""   # depth: the brackets the run of code leaves open; after: the line before
-    def flush_prose(closed:bool):   # closed: by the next item, or, for an item of one line, by a blank line or the passage's end (not a page break mid-sentence)
+    def flush_prose(closed:bool, whole:bool=False):   # closed: by the next item, or, for an item of one line, by a blank line or the passage's end (not a page break mid-sentence); whole: a heading, or what comes before one
         out.extend(_prose_units(" ".join(prose), closed)); prose.clear()
+        if whole and out: out[-1] = out[-1]._replace(ends=True)
     def flush_lines():   # the run of code or table rows; inside a sentence ("use\n#define X\nto ensure ...") it does not start one
         nonlocal depth
         if code: out.append(Unit("\n".join(code), True, True, not out or out[-1].ends)); code.clear()
@@ -499,9 +500,8 @@ def units(text:str) -> list[Unit]:
             code.extend(_block_lines(lines[i:end + 1], closed)); flush_lines(); after = ""; continue   # a block left open runs to the end: nothing follows it
         if not code and ADORNMENT.match(row := line.strip()) and row[0] != ".":   # a heading's underline or a rule (not "...", an ellipsis): the heading stands alone, and the row is no text to quote
             title = prose.pop() if prose and after.strip() else None
-            flush_prose(closed=True); flush_lines()
-            if title: prose.append(title); flush_prose(closed=True)
-            after = ""; continue
+            flush_prose(closed=True, whole=True); flush_lines()
+            prose.extend([title] if title else []); flush_prose(closed=True, whole=True); after = ""; continue
         session = code and line.strip() and after.strip() and any(c.startswith(">>>") for c in code)   # a Python session goes on to the next blank line
         goes_on = code and (depth > 0 and not line.rstrip().endswith(".") or _CONTINUED.search(code[-1]) or session)
         if is_table_row(line) and not goes_on:
