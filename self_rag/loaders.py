@@ -861,10 +861,9 @@ class _HTMLText(HTMLParser):
     def _cell_block(self) -> _Block | None: return next((b for b in reversed(self.frames) if b.tag in self.CELL), None)
     def _flat(self) -> bool:
         "Whether the text is inside a table's cell that keeps its paragraphs and lists in its row (not a cell that lays out a page)."
-        cell = self._cell_block()
-        return self.in_cell > 0 and not (cell and cell.layout)
+        return self.in_cell > 0 and not ((cell := self._cell_block()) and cell.layout)
     def _tag(self, tag, opening):
-        if opening and self._flat() and (tag in ("pre", "table") or self.HEADING.fullmatch(tag)) and (cell := self._cell_block()):   # a page laid out in a table: its cells' blocks stay apart
+        if opening and (tag in ("pre", "table") or self.HEADING.fullmatch(tag)) and self._flat() and (cell := self._cell_block()):   # a page laid out in a table: its cells' blocks stay apart
             cell.layout = True
         outer_pre = tag == "pre" and not self.skip and not self._flat() and self.pre == (0 if opening else 1)   # a listing: written as a Markdown code block
         if outer_pre and not opening: self._fence_end()
@@ -874,7 +873,7 @@ class _HTMLText(HTMLParser):
         heading = self.HEADING.fullmatch(tag) and not self.skip
         if heading and not opening and self.headings and self.headings[-1][2] is None: self.headings[-1] = (*self.headings[-1][:2], self.size)
         if tag in self.CELL: self._cell(opening)
-        elif self._flat() and (tag in self.BLOCK or tag in self.LINE):   # a paragraph or list inside a cell stays in its row
+        elif (tag in self.BLOCK or tag in self.LINE) and self._flat():   # a paragraph or list inside a cell stays in its row
             if self.out and not self.out[-1].endswith((" ", "\n")): self._put(" ")
         elif tag in self.BLOCK: self._put("\n\n"); self.run = 0
         elif tag in self.LINE and opening: self._put("\n"); self.run = 0; self.cells = 0; self.row_at = len(self.out)
