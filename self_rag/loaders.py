@@ -863,7 +863,7 @@ class _HTMLText(HTMLParser):
         "Whether the text is inside a table's cell that keeps its paragraphs and lists in its row (not a cell that lays out a page)."
         return self.in_cell > 0 and not ((cell := self._cell_block()) and cell.layout)
     def _tag(self, tag, opening):
-        if opening and (tag in ("pre", "table") or self.HEADING.fullmatch(tag)) and self._flat() and (cell := self._cell_block()):   # a page laid out in a table: its cells' blocks stay apart
+        if opening and (tag in ("pre", "table") or self.HEADING.fullmatch(tag)) and self.in_cell and (cell := self._cell_block()):   # a page laid out in a table: its cells' blocks stay apart
             cell.layout = True
         outer_pre = tag == "pre" and not self.skip and not self._flat() and self.pre == (0 if opening else 1)   # a listing: written as a Markdown code block
         if outer_pre and not opening: self._fence_end()

@@ -92,7 +92,7 @@ ADORNMENT = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}[ \t]*$")   # a row of one punc
 RULE_TILDES = 30   # a row of tildes this long is drawn as a rule, never as a code fence
 
 def _heading_rule(lines:list[str], i:int) -> bool:
-    "Whether line `i`, a bare row of tildes, is a heading's underline or a rule instead of a code block's fence: 30 long or more (a rule), or under a line of text and from three quarters to one and a half times as long as it (and 4 long, or as long as it)."
+    "Whether line `i`, a bare row of tildes, is a heading's underline or a rule instead of a code block's fence: 30 long or more (a rule), or under a line of text and from three quarters to one and a half times as long as it, give or take two (and 4 long, or as long as it)."
     row, title = lines[i].strip(), lines[i - 1].strip() if i else ""
     n = len(row)
     if set(row) != {"~"}: return False
@@ -110,6 +110,8 @@ def fence_blocks(lines:list[str]) -> list[tuple[int, int, bool]]:
     if fence is not None: out.append((start, len(lines) - 1, False))
     return out
 
+
+# %% ../nbs/01_text.ipynb #88a6d6e5
 def in_code(lines:list[str]) -> list[bool]:
     "Whether each line of Markdown belongs to a code block, its fences included."
     out = [False] * len(lines)
