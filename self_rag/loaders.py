@@ -512,7 +512,9 @@ def markdown_sections(text:str) -> list[tuple[str | None, str]]:
 
 # %% ../nbs/04_loaders.ipynb #84fae70d
 _MD_SPAN = r"(?:`[^`\n]*`|[^\[\]`\n]|\n(?![ \t]*\n))*"   # a link's words: code spans, or anything but brackets, over lines but not across a blank one
-_MD_INLINE = re.compile(rf"""(?P<code>(`+)(?:(?!\2)[\s\S])+?\2)                     # a code span, left as it is
+# Each alternative starts with a character of its own outside any group, so the regex engine skips straight to the next
+# `, <, !, [ or * rather than trying every alternative at every position of plain prose.
+_MD_INLINE = re.compile(rf"""`(?P<code>`*)(?:(?!`(?P=code))[\s\S])+?`(?P=code)          # a code span, left as it is
     | <!--[\s\S]*?-->                                                               # a comment
     | !\[(?P<alt>{_MD_SPAN})\]\([^)\n]*\)                                           # an image: its alt text
     | \[(?P<text>{_MD_SPAN})\]\(\s*<?(?P<url>(?:[^()\s>]|\([^()\s]*\))*)>?(?:\s+["'(][^)\n]*)?\)        # [words](address "title")
@@ -520,8 +522,8 @@ _MD_INLINE = re.compile(rf"""(?P<code>(`+)(?:(?!\2)[\s\S])+?\2)                 
     | <(?P<auto>(?:https?|ftp)://[^>\s]+|mailto:[^>\s]+)>                            # <https://...>
     | <a\s[^<>]*?href=["'](?P<href>[^"']*)["'][^<>]*>(?P<atext>[^<]*)</a>           # an HTML link: its words, as a Markdown link's
     | <img\s[^<>]*?alt=["'](?P<imgalt>[^"']*)["'][^<>]*>                              # an HTML image: its alt text
-    | (?P<cell></t[dh]>\s*<t[dh][^<>]*>)                                            # between two cells of an HTML table
-    | (?P<br>(?:<br\s*/?>|</tr>|</p>|</li>|</h[1-6]>)[ \t]*\n?)                     # what ends a line (and the source's own line break after it)
+    | <(?P<cell>/t[dh]>\s*<t[dh][^<>]*>)                                            # between two cells of an HTML table
+    | <(?P<br>(?:br\s*/?>|/tr>|/p>|/li>|/h[1-6]>)[ \t]*\n?)                         # what ends a line (and the source's own line break after it)
     | </?(?:a|b|i|u|s|em|strong|code|kbd|samp|var|sup|sub|span|small|big|font|del|ins|mark|p|div|center|details|summary|img|picture|source|table|thead|tbody|tfoot|tr|td|th|ul|ol|li|dl|dt|dd|h[1-6]|hr)\b[^<>]*>   # any other tag of HTML's text
     | \*\*(?P<bold>(?=\S)(?:[^*\n]|\*(?!\*)|\n(?![ \t]*\n))+?(?<=\S))\*\*          # **strong**: its words""", re.X)
 _MD_DEFINITION = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*\S.*$")   # [label]: https://... "title"
@@ -530,7 +532,7 @@ def _md_label(s:str) -> str: return " ".join(s.lower().split())
 
 def _md_inline(m:re.Match, labels:set) -> str:
     "What one match reads as on the rendered page."
-    if m.group("code"): return m.group(0)
+    if m.group("code") is not None: return m.group(0)
     if m.group("alt") is not None: return m.group("alt")
     if m.group("auto"): return m.group("auto").removeprefix("mailto:")
     if m.group("bold"): return m.group("bold")
