@@ -113,8 +113,7 @@ def _repr_html_(self:Answer) -> str:
 def _repr_html_(self:IngestReport) -> str:
     rows = ([[s, status, ""] for status, ss in (("added", self.added), ("updated", self.updated), ("unchanged", self.skipped)) for s in ss] +
             [[Path(f.path).name, "failed", f.reason] for f in self.failed] +
-            [[f"{n} {suffix} file{'s' * (n > 1)}", "ignored", why] for why, d in (("in no format self_rag reads", self.ignored), ("too small to hold text (icons)", self.icons))
-             for suffix, n in d.items()])
+            [[f"{n} {suffix} file{'s' * (n > 1)}", "ignored", why] for why, d in self.not_read() for suffix, n in d.items()])
     return to_xml(Div(Div(self.headline()), html_table(["file", "status", "reason"], rows, empty="no files")), indent=False)
 
 # %% ../nbs/19_display.ipynb #c2bbbe32

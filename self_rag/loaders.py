@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path, PurePath
 from typing import Callable, Iterator, NamedTuple
+from urllib.parse import unquote
 
 import pypdfium2, pypdfium2.raw as pdfium_c
 from pdfminer.converter import PDFPageAggregator
@@ -26,18 +27,18 @@ from .text import ADORNMENT, code_blocks, in_code
 
 # %% auto #0
 __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS',
-           'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'ICON_PIXELS', 'Page', 'LoadError', 'UnreadablePathError',
-           'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError',
-           'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError',
-           'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless',
-           'PdfminerPages', 'outline_starts', 'split_at_headings', 'page_furniture', 'furniture_lines',
-           'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text',
-           'markdown_sections', 'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections',
-           'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'html_sections',
-           'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
-           'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
-           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon',
-           'find_documents']
+           'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'ICON_PIXELS', 'PAGE_ASSETS', 'Page', 'LoadError',
+           'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError',
+           'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError',
+           'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
+           'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
+           'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status',
+           'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rendered_markdown', 'rst_sections',
+           'changelog_sections', 'release_sections', 'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples',
+           'info_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org',
+           'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page',
+           'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
+           'load_document', 'is_icon', 'page_assets', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -1281,8 +1282,29 @@ def is_icon(path:Path) -> bool:
     except OSError: return False
     return _icon_by_header(str(path), st.st_mtime_ns, st.st_size)
 
-def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter) -> list[Path]:
-    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`, icons counted in `icons` and other files in `ignored`, by suffix."
+PAGE_ASSETS = (".css", ".js", ".mjs")   # what a web page loads to look and behave as it does: a site's stylesheets and scripts
+_LOADED = re.compile(rb"""<(?:script\b[^>]*?\bsrc|link\b[^>]*?\bhref)\s*=\s*["']?([^"'\s>#?]+)""", re.I)   # <script src=...>, <link href=...>
+
+@functools.lru_cache(maxsize=65536)
+def _loaded_by_page(path:str, mtime_ns:int, size:int) -> frozenset[str]:
+    "The files the HTML page at `path`, as it was at `mtime_ns` and `size`, loads by a relative address (`<script src>`, `<link href>`): absolute paths, links resolved."
+    try: html = Path(path).read_bytes()
+    except OSError: return frozenset()
+    refs = (unquote(m.group(1).decode(errors="replace")) for m in _LOADED.finditer(html))
+    return frozenset(os.path.realpath(os.path.join(os.path.dirname(path), r)) for r in refs if not re.match(r"[A-Za-z][\w+.-]*:|/", r))
+
+def page_assets(files:list[Path]) -> set[Path]:
+    "Of `files`, the stylesheets and scripts of the HTML pages among them: those a page loads, and the others in a folder without pages that a page loads one from (a site's `_static/` or `assets/`). A page is read once per version of it."
+    pages, loaded = [f for f in files if f.suffix.lower() in (".html", ".htm")], set()
+    for p in pages if any(f.suffix.lower() in PAGE_ASSETS for f in files) else []:
+        try: st = os.stat(p)
+        except OSError: continue
+        loaded |= _loaded_by_page(str(p), st.st_mtime_ns, st.st_size)
+    shared = {os.path.dirname(f) for f in loaded} - {os.path.realpath(p.parent) for p in pages}
+    return {f for f in files if f.suffix.lower() in PAGE_ASSETS and ((real := os.path.realpath(f)) in loaded or os.path.dirname(real) in shared)}
+
+def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter, assets:Counter) -> list[Path]:
+    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, pages' assets (unless `glob` picks the files) and other files counted, by suffix, in `icons`, `assets` and `ignored`."
     found = []
     def unlistable(e): errors.append(UnreadablePathError(e.filename, f"cannot be listed ({e.strerror}): check its permissions"))
     for root, dirs, files in os.walk(folder, onerror=unlistable):
@@ -1293,19 +1315,23 @@ def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, ic
             if (fmt := format_of(p)) is None: ignored["".join(p.suffixes[-2:]).lower() if p.suffix.lower() == ".gz" and len(p.suffixes) > 1 else p.suffix.lower() or "(no suffix)"] += 1   # backup.tar.gz: .tar.gz
             elif fmt.kind == "image" and is_icon(p): icons[p.suffix.lower()] += 1
             else: found.append(p)
-    return found
+    left = page_assets(found) if glob is None else set()
+    assets.update(p.suffix.lower() for p in left)
+    return [p for p in found if p not in left]
 
 # %% ../nbs/04_loaders.ipynb #5a9bebb2
 def find_documents(paths:str | os.PathLike | list, # files and folders
                    glob:str | None=None, # keep only files under the folders that match this pattern, e.g. "*.pdf"
                    ignored:Counter | None=None, # counts, by suffix, the files under the folders in no format self_rag reads
                    icons:Counter | None=None, # counts, by suffix, the images under the folders too small to hold text (`is_icon`), which are not taken
+                   assets:Counter | None=None, # counts, by suffix, the stylesheets and scripts of the web pages under the folders (`page_assets`), which are not taken
                   ) -> tuple[list[Path], list[LoadError]]:
     "(sorted absolute paths of the documents in `paths`, LoadErrors for the inputs that are none)."
-    found, errors, ignored, icons = set(), [], Counter() if ignored is None else ignored, Counter() if icons is None else icons
+    found, errors = set(), []
+    ignored, icons, assets = (Counter() if c is None else c for c in (ignored, icons, assets))
     for p in [paths] if isinstance(paths, (str, os.PathLike)) else paths:
         p = Path(p).absolute()
-        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored, icons))
+        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored, icons, assets))
         elif problem := path_problem(p): errors.append(problem)
         else: found.add(p)
     return sorted(found), errors

@@ -228,6 +228,7 @@ class IngestReport(BaseModel):
     dry_run: bool = False                             # nothing was written: the lists say what a run would do
     ignored: dict[str, int] = Field(default_factory=dict)  # files under the folders in no format self_rag reads: how many of each suffix
     icons: dict[str, int] = Field(default_factory=dict)    # images under the folders too small to hold text, not read: how many of each suffix
+    assets: dict[str, int] = Field(default_factory=dict)   # stylesheets and scripts of the web pages under the folders, not read: how many of each suffix
     reread: list[str] = Field(default_factory=list)   # of `updated`: unchanged files read again, since a newer reader reads their format otherwise
 
     def headline(self) -> str:
@@ -241,9 +242,14 @@ class IngestReport(BaseModel):
         acts += [("would move" if self.dry_run else "moved", str(m)) for m in self.moved]
         acts += [("would remove" if self.dry_run else "removed", n) for n in self.removed]
         counted = lambda d: ", ".join(f"{n} {s}" for s, n in sorted(d.items(), key=lambda t: -t[1]))
-        ignored = [f"  ignored, {why}: {counted(d)}" for why, d in (("in no format self_rag reads", self.ignored), ("too small to hold text (icons)", self.icons)) if d]
+        ignored = [f"  ignored, {why}: {counted(d)}" for why, d in self.not_read()]
         reread = [f"  {'would be ' * self.dry_run}read again, unchanged, by a newer reader of their format: {_listed(self.reread)}"] if self.reread else []
         return "\n".join([self.headline()] + [f"  {a}: {n}" for a, n in acts] + reread + self._failures() + ignored)
+
+    def not_read(self) -> list[tuple[str, dict[str, int]]]:
+        "[(why, how many files of each suffix)] for the files under the folders that were left unread, for each reason that left any."
+        why = {"in no format self_rag reads": self.ignored, "too small to hold text (icons)": self.icons, "a web page's stylesheets and scripts": self.assets}
+        return [(w, d) for w, d in why.items() if d]
 
     def _failures(self) -> list[str]:
         "A line for each failure; files that failed for the same reason (a folder's icons without text, its encrypted PDFs) on one."
