@@ -1081,7 +1081,7 @@ register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
 register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=5))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4, 5: as HTML 5
-register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=3))   # 2: its Markdown read as rendered; 3: its HTML tags too
+register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=4))   # 2: its Markdown read as rendered; 3: its HTML tags too; 4: as Markdown 5 (a fence inside a longer one, a tilde underline)
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
 register_format((".vtt", ".srt"), Format("text", "self_rag.formats:load_transcript"))
