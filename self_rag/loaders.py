@@ -826,12 +826,13 @@ class _HTMLText(HTMLParser):
     "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
     SKIP = {"script", "style", "noscript", "template", "svg", "button", "select"}   # code, styles, and controls' labels ("Copy", "Change theme")
     BLOCK = {"p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "h1", "h2", "h3", "h4", "h5", "h6",
-             "ul", "ol", "table", "pre", "blockquote", "figure", "form", "hr", "dl"}
+             "ul", "ol", "table", "pre", "blockquote", "figure", "form", "hr", "dl", "details"}
     FRAMED = BLOCK - {"hr"} | {"li", "td"}   # blocks that close: the ones judged as navigation
     LINE = {"br", "li", "tr", "dt", "dd", "caption"}
     CELL = {"td", "th"}
     HEADING = re.compile(r"h[1-6]")
-    CHROME = {"navigation", "menu", "menubar", "toolbar", "search"}   # ARIA roles of a page's furniture
+    CHROME = {"navigation", "menu", "menubar", "toolbar", "search", "banner"}   # ARIA roles of a page's furniture
+    SECTIONING = {"article", "aside", "main", "nav", "section"}   # a <header> outside these is the site's banner (its name, a contents toggle), not the page's
     NAV_CLASS = re.compile(r"nav(?:header|footer|bar|igation)?$|breadcrumbs?$")   # classes of the same: DocBook's navheader and navfooter, navbar
     ASIDE_CLASS = re.compile(r"(?:note|tip|warning|caution|important|admonition\w*)$")   # admonitions: DocBook heads each with an <h3>Note</h3>
     SKIP_CLASS = re.compile(r"skip[\w-]*$|sr-only$|visually-hidden$|screen-reader-text$")   # a link for screen readers that skips to the content: "Skip to content"
@@ -843,10 +844,12 @@ class _HTMLText(HTMLParser):
         self.run = 0   # words in a row outside links, in this block
         self.cells, self.in_cell, self.row_at = 0, 0, 0   # cells opened in this table row; depth inside a cell; where the row began in `out`
         self.self_link = None   # where the text of an open link to a place on this page began: a "¶" or "#" beside a heading is dropped
+        self.listings = 0   # listings (a <code> in a language) in the open <pre>
     def _put(self, s): self.out.append(s); self.size += len(s)
     def _open(self, tag, attrs):
         a = dict(attrs)
         marked = tag == "nav" or a.get("role") in self.CHROME or "hidden" in a or a.get("aria-hidden") == "true"   # navigation, menus, what is not shown
+        marked = marked or tag == "header" and not any(b.tag in self.SECTIONING for b in self.frames)
         classes = (a.get("class") or "").lower().split()
         marked = marked or any(self.NAV_CLASS.match(c) for c in classes)
         layout = tag in self.CELL and bool((cell := self._cell_block()) and cell.layout)   # a cell inside a cell that lays out the page does too
@@ -881,7 +884,12 @@ class _HTMLText(HTMLParser):
         elif tag in self.BLOCK: self._put("\n\n"); self.run = 0
         elif tag in self.LINE and opening: self._put("\n"); self.run = 0; self.cells = 0; self.row_at = len(self.out)
         if heading and opening and not any(b.aside for b in self.frames): self.headings.append((int(tag[1]), self.size, None))
-        if outer_pre and opening: self._put("```\n")
+        if outer_pre and opening: self._put("```\n"); self.listings = 0
+    def _listing(self, attrs):
+        "A <code> in a language (`class=\"language-js cjs\"`) in a <pre> that holds one already is another listing (Node's pages give each example as an ES module and as CommonJS): a blank line before it."
+        if not (dict(attrs).get("class") or "").startswith(("language-", "lang-")): return
+        if self.listings and self.out and not self.out[-1].endswith("```\n"): self._put("\n" if self.out[-1].endswith("\n") else "\n\n")
+        self.listings += 1
     def _fence_end(self):
         "Close a listing's code block; one left empty (its content was navigation) goes."
         if self.out and self.out[-1] == "```\n": self.size -= 4; self.out.pop()
@@ -904,6 +912,7 @@ class _HTMLText(HTMLParser):
         self.self_link = None
     def handle_starttag(self, tag, attrs):
         if tag == "a" and not self.skip: self._link(True, attrs)
+        if tag == "code" and self.pre and not self.skip: self._listing(attrs)
         self._tag(tag, True)
         if tag in self.FRAMED and not self.skip: self._open(tag, attrs)
     def handle_endtag(self, tag):
@@ -941,6 +950,10 @@ def _underlined_parts(path:str | None, text:str) -> list[tuple[str | None, str]]
     if sum(title is not None for title, _ in parts) < 2: return [(path, text)]
     return [(" > ".join(p for p in (path, title) if p) or None, t) for title, t in parts]
 
+def _titles(page_title:str, heading:str) -> bool:
+    "Whether the page's `<title>` is `heading` with the site's name after it (`File system | Node.js v20 Documentation`)."
+    return page_title.lower().startswith(heading.lower()) and not page_title[len(heading):len(heading) + 1].isalnum()
+
 def html_sections(html:str, # an HTML page, or an EPUB chapter's XHTML
                   title:str | None=None, # the first title of every path (an EPUB chapter's entry in its table of contents); None: the page's `<title>`, until an `h1` takes its place
                  ) -> tuple[str | None, list[tuple[str | None, str]]]:
@@ -951,7 +964,9 @@ def html_sections(html:str, # an HTML page, or an EPUB chapter's XHTML
     heads = [(0, title)] if title else [(1, page_title)] if page_title else []   # the page's title ranks as an h1: the first h1 replaces it
     for level, start, end in cuts:
         parts.append((heads, text[pos:start])); pos = start
-        heads = [h for h in heads if h[0] < level] + [(level, " ".join(text[start:end].split()))]
+        heading = " ".join(text[start:end].split())
+        named = level > 1 and (1, page_title) in heads and _titles(page_title, heading)   # the <title> names this heading already: one level
+        heads = [h for h in heads if h[0] < level] + ([] if named else [(level, heading)])
     parts.append((heads, text[pos:]))
     cut = [(_section_path(heads), clean_text(t) + "\n\n") for heads, t in parts]
     return page_title, _merge_short([piece for path, t in cut for piece in _underlined_parts(path, t)])
@@ -1072,7 +1087,7 @@ register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
-register_format((".html", ".htm"), Format("text", load_html, version=5))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings
+register_format((".html", ".htm"), Format("text", load_html, version=6))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
@@ -1080,7 +1095,7 @@ register_format((".pptx",), Format("slides", "self_rag.formats:load_pptx", True)
 register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
-register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=5))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4, 5: as HTML 5
+register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=6))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4, 5, 6: as HTML 5, 6
 register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=4))   # 2: its Markdown read as rendered; 3: its HTML tags too; 4: as Markdown 5 (a fence inside a longer one, a tilde underline)
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
