@@ -1308,15 +1308,26 @@ def _loaded_by_page(path:str, mtime_ns:int, size:int) -> frozenset[str]:
     refs = (unquote(m.group(1).decode(errors="replace")) for m in _LOADED.finditer(html))
     return frozenset(os.path.realpath(os.path.join(os.path.dirname(path), r)) for r in refs if not re.match(r"[A-Za-z][\w+.-]*:|/", r))
 
+def _page_source(f:Path, pages:set[str]) -> bool:
+    "Whether `f` is the source a Sphinx site keeps of one of its `pages` for its Show Source link (`_sources/library/json.rst.txt` of `library/json.html`)."
+    if f.suffix.lower() != ".txt" or "_sources" not in f.parts[:-1]: return False
+    at = len(f.parts) - 1 - f.parts[::-1].index("_sources")
+    page = Path(*f.parts[:at], *f.parts[at + 1:]).with_suffix("").with_suffix(".html")
+    return os.path.realpath(page) in pages
+
 def page_assets(files:list[Path]) -> set[Path]:
-    "Of `files`, the stylesheets and scripts of the HTML pages among them: those a page loads, and the others in a folder without pages that a page loads one from (a site's `_static/` or `assets/`). A page is read once per version of it."
-    pages, loaded = [f for f in files if f.suffix.lower() in (".html", ".htm")], set()
+    "Of `files`, those that make up the HTML pages among them, not documents: the stylesheets and scripts a page loads, everything in a folder without pages that a page loads one from (a site's `_static/` or `assets/`: its scripts, styles, icons, a search widget's JSON), and the sources a Sphinx site keeps of its pages (`_page_source`). A page is read once per version of it."
+    pages = {os.path.realpath(f).removesuffix(".gz") for f in files if f.name.lower().removesuffix(".gz").endswith((".html", ".htm"))}   # changelog.html.gz too
+    loaded = set()
     for p in pages if any(f.suffix.lower() in PAGE_ASSETS for f in files) else []:
-        try: st = os.stat(p)
+        try: st = os.stat(p)   # a compressed page is not read: its name is enough for its source
         except OSError: continue
-        loaded |= _loaded_by_page(str(p), st.st_mtime_ns, st.st_size)
-    shared = {os.path.dirname(f) for f in loaded} - {os.path.realpath(p.parent) for p in pages}
-    return {f for f in files if f.suffix.lower() in PAGE_ASSETS and ((real := os.path.realpath(f)) in loaded or os.path.dirname(real) in shared)}
+        loaded |= {f for f in _loaded_by_page(p, st.st_mtime_ns, st.st_size) if f.lower().endswith(PAGE_ASSETS)}
+    shared = {os.path.dirname(f) for f in loaded} - {os.path.dirname(p) for p in pages}
+    def asset(f:Path) -> bool:
+        real = os.path.realpath(f)
+        return real in loaded or os.path.dirname(real) in shared or _page_source(f, pages)
+    return {f for f in files if asset(f)}
 
 def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter, assets:Counter) -> list[Path]:
     "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, pages' assets (unless `glob` picks the files) and other files counted, by suffix, in `icons`, `assets` and `ignored`."
