@@ -861,8 +861,7 @@ class _HTMLText(HTMLParser):
         b = self.frames[at]
         del self.frames[at:]
         letters, linked, links = (now - was for now, was in zip(self.counts, b.counts))
-        linked_up = links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS and not self.HEADING.fullmatch(tag)   # a heading that links back to the contents is still a heading
-        if self.navigation or not (b.marked or linked_up and not _ends_sentence("".join(self.out[b.start:]))): return
+        if self.navigation or not (b.marked or links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS and not _ends_sentence("".join(self.out[b.start:]))): return
         del self.out[b.start:], self.headings[b.headings:]
         self.size, self.counts = b.size, list(b.counts)   # the blocks around it count it no more
     def _cell_block(self) -> _Block | None: return next((b for b in reversed(self.frames) if b.tag in self.CELL), None)
@@ -909,7 +908,7 @@ class _HTMLText(HTMLParser):
             return
         self.in_link = max(0, self.in_link - 1)
         if self.self_link and (shown := "".join(self.out[self.self_link[0]:])).strip() and (self.self_link[2] or not any(map(str.isalnum, shown))):
-            del self.out[self.self_link[0]:]; self.size = self.self_link[1]
+            del self.out[self.self_link[0]:]; self.size = self.self_link[1]; self.counts[2] -= 1   # a link not shown is no link: a heading with a ¶ beside it is not a row of links
         self.self_link = None
     def handle_starttag(self, tag, attrs):
         if tag == "a" and not self.skip: self._link(True, attrs)
@@ -1088,7 +1087,7 @@ register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
-register_format((".html", ".htm"), Format("text", load_html, version=7))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading made of links kept
+register_format((".html", ".htm"), Format("text", load_html, version=7))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
