@@ -1318,6 +1318,7 @@ def _page_source(f:Path, pages:set[str]) -> bool:
 def page_assets(files:list[Path]) -> set[Path]:
     "Of `files`, those that make up the HTML pages among them, not documents: the stylesheets and scripts a page loads, everything in a folder without pages that a page loads one from (a site's `_static/` or `assets/`: its scripts, styles, icons, a search widget's JSON), and the sources a Sphinx site keeps of its pages (`_page_source`). A page is read once per version of it."
     pages = {os.path.realpath(f).removesuffix(".gz") for f in files if f.name.lower().removesuffix(".gz").endswith((".html", ".htm"))}   # changelog.html.gz too
+    if not pages: return set()
     loaded = set()
     for p in pages if any(f.suffix.lower() in PAGE_ASSETS for f in files) else []:
         try: st = os.stat(p)   # a compressed page is not read: its name is enough for its source
@@ -1330,7 +1331,7 @@ def page_assets(files:list[Path]) -> set[Path]:
     return {f for f in files if asset(f)}
 
 def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter, assets:Counter) -> list[Path]:
-    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, pages' assets (unless `glob` picks the files) and other files counted, by suffix, in `icons`, `assets` and `ignored`."
+    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, the web pages' own files (`page_assets`, unless `glob` picks the files) and other files counted, by suffix, in `icons`, `assets` and `ignored`."
     found = []
     def unlistable(e): errors.append(UnreadablePathError(e.filename, f"cannot be listed ({e.strerror}): check its permissions"))
     for root, dirs, files in os.walk(folder, onerror=unlistable):
@@ -1350,7 +1351,7 @@ def find_documents(paths:str | os.PathLike | list, # files and folders
                    glob:str | None=None, # keep only files under the folders that match this pattern, e.g. "*.pdf"
                    ignored:Counter | None=None, # counts, by suffix, the files under the folders in no format self_rag reads
                    icons:Counter | None=None, # counts, by suffix, the images under the folders too small to hold text (`is_icon`), which are not taken
-                   assets:Counter | None=None, # counts, by suffix, the stylesheets and scripts of the web pages under the folders (`page_assets`), which are not taken
+                   assets:Counter | None=None, # counts, by suffix, the files that make up the web pages under the folders (`page_assets`: their stylesheets, scripts, sources), which are not taken
                   ) -> tuple[list[Path], list[LoadError]]:
     "(sorted absolute paths of the documents in `paths`, LoadErrors for the inputs that are none)."
     found, errors = set(), []
