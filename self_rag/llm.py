@@ -414,12 +414,13 @@ def is_code_line(line:str) -> bool:
 
 # %% ../nbs/14_llm.ipynb #ce9dfab2
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?=\S)")   # "  - Soft wrapping of text.", "* item", "2. step"
+_NUMBERED_ROW = re.compile(r"^\s*(\d{3,})\s+\S")   # "72596 not recognizing __libc_malloc": a row of a list of numbered things (bugs, ports, years)
 _RUNS_ON = re.compile(r"(?:,|\band|\bor)\s*$")   # an item that goes on in the next: "Extract elements X[1,3] as a vector, and"
 
 def _prose_units(text:str,
                  closed:bool=True, # nothing but a new item, a blank line or the passage's end follows (not code the text leads into)
                 ) -> list[Unit]:
-    "The units of a run of prose; an item of a list keeps its marker (\"2.\", \"-\") and starts a sentence, and ends one where it is `closed` and does not run on."
+    "The units of a run of prose; an item of a list keeps its marker (\"2.\", \"-\") and starts a sentence, and ends one where it is `closed` and does not run on, as does a numbered row (\"72596 not recognizing __libc_malloc\")."
     m = _BULLET.match(text)
     out = []
     for s in re.split(rf"{SENTENCE_BREAK.pattern}|\s+(?=•\s)", one_line(text[m.end():] if m else text)):
@@ -427,7 +428,7 @@ def _prose_units(text:str,
         out += [Unit(p, False, k == len(pieces) - 1 and p.rstrip("\"')”").endswith((".", "!", "?")), k == 0 and not (p[0].islower() or p[0] in "(,;"))
                 for k, p in enumerate(pieces) if len(p.split()) >= 3]
     if out and m: out[0] = out[0]._replace(text=f"{m.group(0).strip()} {out[0].text}", starts=True)
-    if out and m and closed and not _RUNS_ON.search(text): out[-1] = out[-1]._replace(ends=True)
+    if out and (m or _NUMBERED_ROW.match(text)) and closed and not _RUNS_ON.search(text): out[-1] = out[-1]._replace(ends=True)
     return out
 
 # %% ../nbs/14_llm.ipynb #c2b7b47b
@@ -435,9 +436,11 @@ _LIST_ITEM = re.compile(r"^\s*(?:--?[A-Za-z][\w-]*(?:=\S*)?|\$\{[^}\s]*\}?)\s+\S
 
 def _opens_item(line:str, # the next line of prose
                 prose:list[str]) -> bool: # the lines of the sentence so far (at least one)
-    "Whether `line` starts an item of a list: an option or a bullet after a line that ends a sentence or a colon, or a bullet after a bulleted item."
+    "Whether `line` starts an item of a list: an option or a bullet after a line that ends a sentence or a colon, a bullet after a bulleted item, or a line that starts with a number as long as the one the item started with (a list of bug numbers, a line each)."
     ended = prose[-1].rstrip().endswith((".", ":", "!", "?", ";"))
-    return bool(ended and (_LIST_ITEM.match(line) or _BULLET.match(line)) or _BULLET.match(line) and _BULLET.match(prose[0]))
+    row, first = _NUMBERED_ROW.match(line), _NUMBERED_ROW.match(prose[0])
+    return bool(ended and (_LIST_ITEM.match(line) or _BULLET.match(line)) or _BULLET.match(line) and _BULLET.match(prose[0])
+                or row and first and len(row.group(1)) == len(first.group(1)))
 
 # %% ../nbs/14_llm.ipynb #f86a8170
 def _bracket_depth(line:str) -> int:
