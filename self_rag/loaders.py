@@ -605,6 +605,7 @@ def changelog_sections(text:str) -> list[tuple[str | None, str]] | None:
 
 # %% ../nbs/04_loaders.ipynb #3af05397
 _VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*(?![\w.]*\d)|(?<=-)\d+(?:\.\d+)+")   # 9.1, 2.45.91, v2.9.14, 5.3.5beta, bash-5.2 (not 2022-04-15)
+_BARE_VERSION = re.compile(r"(?<![\w.])v?\d+(?=[^\w.]*$)")   # CHANGES WITH 252 🎃:, Changes in GDB 13: a release number alone, at the line's end
 _RULE = re.compile(r"^\s*([-=*#~_+])\1{3,}\s*$")   # a line of one mark, drawn between releases
 _NOT_A_HEADING = re.compile(r"\s|[-+]\s|\d+[.)]\s|[A-Za-z][\w-]*:\s")   # indented, a list item, a numbered item, a field (License: GPL-2.0)
 
@@ -613,8 +614,9 @@ def _release_candidates(lines:list[str]) -> list[tuple[int, str, str]]:
     out = []
     for i, line in enumerate(lines):
         if i and lines[i - 1].strip() and not _RULE.match(lines[i - 1]) or not line.strip() or len(line.strip()) > 100 or _NOT_A_HEADING.match(line): continue
-        if not (m := _VERSION.search(line)): continue
+        if not (m := _VERSION.search(line) or _BARE_VERSION.search(line)): continue
         words, rest = re.findall(r"[A-Za-z']+|[*#=]+", line[:m.start()]), line[m.end():]
+        if "." not in m.group(0) and not 0 < len(re.findall(r"[A-Za-z']+", line[:m.start()])) <= 4: continue   # a bare number only after a few words: not a page number, a year, a sentence ending in one
         if words or re.search(r"\b(?:19|20)\d\d\b", rest) or not re.sub(r"\W", "", rest) or re.fullmatch(r"\s*\(\w+\)\s*", rest):   # 3.32.0 alone, dated or (stable); not 1.1 Overview
             out.append((i, " ".join(words[:2]).lower(), m.group(0)))
     return out
@@ -625,10 +627,14 @@ def _release_title(line:str) -> str:
     title = re.sub(r"^[*#=•\s]+|[=\s:]+$", "", title)
     return title[1:-1] if title.startswith("[") and title.endswith("]") else title
 
+def _newest_first(numbers:list[int]) -> bool: return all(a > b for a, b in zip(numbers, numbers[1:]))   # a NEWS file's order; chapters and steps count up
+
 def release_sections(text:str) -> list[tuple[str | None, str]] | None:
     "Cut a NEWS file or a changelog of releases at its release headings, each section named by its heading: [(title, text)]; None where no heading recurs with three versions."
     lines, versions = text.split("\n"), {}
-    found = _release_candidates(lines)
+    found, bare = _release_candidates(lines), {}
+    for _, key, version in found: bare.setdefault(key, []).extend([int(version.lstrip("v"))] if "." not in version else [])
+    found = [c for c in found if "." in c[2] or _newest_first(bare[c[1]])]   # bare numbers that count up are chapters or steps, not releases
     for _, key, version in found: versions.setdefault(key, set()).add(version)
     counts = Counter(key for _, key, _ in found)
     keys = {k for k, vs in versions.items() if len(vs) >= 3}
@@ -1081,8 +1087,8 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True))
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
-register_format((".txt", ".text"), Format("text", load_text, version=5))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence
-register_format((".rst", ".rest"), Format("text", load_text, version=4))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4: as .txt 5
+register_format((".txt", ".text"), Format("text", load_text, version=6))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252)
+register_format((".rst", ".rest"), Format("text", load_text, version=5))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4, 5: as .txt 5, 6
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
