@@ -616,7 +616,7 @@ def _release_candidates(lines:list[str]) -> list[tuple[int, str, str]]:
         if i and lines[i - 1].strip() and not _RULE.match(lines[i - 1]) or not line.strip() or len(line.strip()) > 100 or _NOT_A_HEADING.match(line): continue
         if not (m := _VERSION.search(line) or _BARE_VERSION.search(line)): continue
         words, rest = re.findall(r"[A-Za-z']+|[*#=]+", line[:m.start()]), line[m.end():]
-        if "." not in m.group(0) and not 0 < len(re.findall(r"[A-Za-z']+", line[:m.start()])) <= 4: continue   # a bare number only after a few words: not a page number, a year, a sentence ending in one
+        if "." not in m.group(0) and not 0 < sum(w[0] not in "*#=" for w in words) <= 4: continue   # a bare number only after a few words: not a page number, a year, a sentence ending in one
         if words or re.search(r"\b(?:19|20)\d\d\b", rest) or not re.sub(r"\W", "", rest) or re.fullmatch(r"\s*\(\w+\)\s*", rest):   # 3.32.0 alone, dated or (stable); not 1.1 Overview
             out.append((i, " ".join(words[:2]).lower(), m.group(0)))
     return out
@@ -633,7 +633,8 @@ def release_sections(text:str) -> list[tuple[str | None, str]] | None:
     "Cut a NEWS file or a changelog of releases at its release headings, each section named by its heading: [(title, text)]; None where no heading recurs with three versions."
     lines, versions = text.split("\n"), {}
     found, bare = _release_candidates(lines), {}
-    for _, key, version in found: bare.setdefault(key, []).extend([int(version.lstrip("v"))] if "." not in version else [])
+    for _, key, version in found:
+        if "." not in version: bare.setdefault(key, []).append(int(version.lstrip("v")))
     found = [c for c in found if "." in c[2] or _newest_first(bare[c[1]])]   # bare numbers that count up are chapters or steps, not releases
     for _, key, version in found: versions.setdefault(key, set()).add(version)
     counts = Counter(key for _, key, _ in found)
@@ -956,7 +957,7 @@ def _underlined_parts(path:str | None, text:str) -> list[tuple[str | None, str]]
     if sum(title is not None for title, _ in parts) < 2: return [(path, text)]
     return [(" > ".join(p for p in (path, title) if p) or None, t) for title, t in parts]
 
-def _titles(page_title:str, heading:str) -> bool:
+def _title_names(page_title:str, heading:str) -> bool:
     "Whether the page's `<title>` is `heading` with the site's name after it (`File system | Node.js v20 Documentation`)."
     return page_title.lower().startswith(heading.lower()) and not page_title[len(heading):len(heading) + 1].isalnum()
 
@@ -971,7 +972,7 @@ def html_sections(html:str, # an HTML page, or an EPUB chapter's XHTML
     for level, start, end in cuts:
         parts.append((heads, text[pos:start])); pos = start
         heading = " ".join(text[start:end].split())
-        named = level > 1 and (1, page_title) in heads and _titles(page_title, heading)   # the <title> names this heading already: one level
+        named = level > 1 and (1, page_title) in heads and _title_names(page_title, heading)   # the <title> names this heading already: one level
         heads = [h for h in heads if h[0] < level] + ([] if named else [(level, heading)])
     parts.append((heads, text[pos:]))
     cut = [(_section_path(heads), clean_text(t) + "\n\n") for heads, t in parts]
@@ -1303,6 +1304,7 @@ def is_icon(path:Path) -> bool:
     except OSError: return False
     return _icon_by_header(str(path), st.st_mtime_ns, st.st_size)
 
+# %% ../nbs/04_loaders.ipynb #f245a8e9
 PAGE_ASSETS = (".css", ".js", ".mjs")   # what a web page loads to look and behave as it does: a site's stylesheets and scripts
 _LOADED = re.compile(rb"""<(?:script\b[^>]*?\bsrc|link\b[^>]*?\bhref)\s*=\s*["']?([^"'\s>#?]+)""", re.I)   # <script src=...>, <link href=...>
 
@@ -1336,6 +1338,7 @@ def page_assets(files:list[Path]) -> set[Path]:
         return real in loaded or os.path.dirname(real) in shared or _page_source(f, pages)
     return {f for f in files if asset(f)}
 
+# %% ../nbs/04_loaders.ipynb #9041cc1f
 def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter, assets:Counter) -> list[Path]:
     "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, the web pages' own files (`page_assets`, unless `glob` picks the files) and other files counted, by suffix, in `icons`, `assets` and `ignored`."
     found = []
