@@ -5,7 +5,7 @@
 # %% ../nbs/04_loaders.ipynb #2d975ebf
 from __future__ import annotations
 
-import bisect, codecs, errno, functools, gzip, importlib, itertools, logging, os, re, shutil, subprocess, tempfile, threading, unicodedata, warnings, zipfile, zlib
+import bisect, codecs, errno, functools, gzip, importlib, itertools, json, logging, os, re, shutil, subprocess, tempfile, threading, unicodedata, warnings, zipfile, zlib
 from collections import Counter
 from contextlib import closing, contextmanager
 from contextvars import ContextVar
@@ -27,10 +27,10 @@ from .text import ADORNMENT, code_blocks, in_code
 
 # %% auto #0
 __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS',
-           'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'ICON_PIXELS', 'PAGE_ASSETS', 'Page', 'LoadError',
-           'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError',
-           'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError',
-           'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
+           'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE',
+           'RENDITION_RUNS', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError',
+           'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError',
+           'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
            'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
            'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status',
            'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rendered_markdown', 'rst_sections',
@@ -38,7 +38,7 @@ __all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS
            'info_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org',
            'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page',
            'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
-           'load_document', 'is_icon', 'page_assets', 'find_documents']
+           'load_document', 'is_icon', 'page_assets', 'holds_text', 'renditions', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -1338,9 +1338,79 @@ def page_assets(files:list[Path]) -> set[Path]:
         return real in loaded or os.path.dirname(real) in shared or _page_source(f, pages)
     return {f for f in files if asset(f)}
 
+# %% ../nbs/04_loaders.ipynb #53b86047
+RENDITION_ORDER = (".pdf", ".epub", ".html", ".htm", ".docx", ".odt", ".md", ".markdown", ".ipynb", ".rst", ".adoc", ".asciidoc", ".org",
+                   ".tex", ".info", ".txt", ".text")   # which rendition of a document is read: pages to cite first, then the richest structure; code last
+RENDITION_SHARE = 0.8  # of a file's three-word runs, the share another file of its name must hold for it to be a copy: what rendering changes (a link's address, a JSON key) stays under the rest
+RENDITION_RUNS = 50    # a text of fewer three-word runs is too short to tell (a page that says it moved)
+_MARKUP = re.compile(r"<[^>]*>|\]\([^)\s]*\)|\b[a-z][\w+.-]*://\S+|^[ \t]*(?:`{3,}|~{3,})\S*", re.M)   # tags, a Markdown link's address, a URL, a fence's language
+
+def _strings(o) -> Iterator[str]:
+    "The strings of a JSON value, its keys aside."
+    if isinstance(o, str): yield o
+    for v in o.values() if isinstance(o, dict) else o if isinstance(o, list) else (): yield from _strings(v)
+
+def _comparable_text(path:Path, fmt:Format) -> str:
+    "What `path` says, for comparing renditions, markup (`_MARKUP`) dropped: a text or code file's characters (JSON's strings); a PDF's text layer (PDFium reads a page in a millisecond); another format's text as its reader gives it; '' where it cannot be read."
+    try:
+        if fmt.kind not in ("text", "code", "pdf"): return " ".join(p.text for p in load_document(path))
+        with (gzip.open if path.suffix.lower() == ".gz" else open)(path, "rb") as f: data = f.read()
+        if fmt.kind == "pdf":
+            with PDFIUM_LOCK: pdf = pypdfium2.PdfDocument(data)
+            try: return " ".join(_page_text(pdf, i) for i in range(len(pdf)))
+            finally:
+                with PDFIUM_LOCK: pdf.close()
+        text = data.decode("utf-8", "replace")
+        if _format_suffix(path) == ".json":
+            try: text = "\n".join(_strings(json.loads(text)))
+            except ValueError: pass
+        return _MARKUP.sub(" ", text)
+    except (OSError, EOFError, zlib.error, LoadError, pypdfium2.PdfiumError): return ""
+
+def _word_runs(path:Path) -> set[int]:
+    "The three-word runs of the document at `path`: lower case, hashed."
+    words = re.findall(r"[^\W\d_]+", _comparable_text(path, format_of(path)).lower())
+    return set(map(hash, zip(words, words[1:], words[2:])))
+
+@functools.lru_cache(maxsize=4096)   # the answer, not the runs: a big manual's runs take megabytes
+def _holds_text(kept:str, kept_version:tuple[int, int], other:str, other_version:tuple[int, int]) -> bool:
+    runs = _word_runs(Path(other))
+    return len(runs) >= RENDITION_RUNS and len(runs & _word_runs(Path(kept))) >= RENDITION_SHARE * len(runs)
+
+def holds_text(kept:Path, # the file read
+               other:Path, # a file of the same name in another format
+              ) -> bool:
+    "Whether `kept` holds the text of `other`: `RENDITION_SHARE` of its three-word runs, and it has `RENDITION_RUNS` of them; then nothing is lost if `other` is not read. A pair is read once per version of its files."
+    sk, so = os.stat(kept), os.stat(other)
+    return _holds_text(str(kept), (sk.st_mtime_ns, sk.st_size), str(other), (so.st_mtime_ns, so.st_size))
+
+def _format_suffix(f:Path) -> str:
+    "The suffix that gives `f` its format, below a `.gz`, lower case; '' for a name without one (`NEWS.Debian.gz`, `changelog`)."
+    suffix = _suffix(f.name.lower().removesuffix(".gz"))
+    return suffix if suffix in _FORMATS else ""
+
+def _rendition_rank(f:Path) -> tuple[int, str]:
+    suffix = _format_suffix(f)
+    return RENDITION_ORDER.index(suffix) if suffix in RENDITION_ORDER else len(RENDITION_ORDER) + (format_of(f) is CODE_FORMAT), f.name
+
+def renditions(files:list[Path]) -> dict[Path, Path]:
+    "Of `files`, the copies of a document another of them holds in a better format: {copy: the file read instead}. They share a folder and a name but for the format's suffix (`fs.html`, `fs.md.gz`, `fs.json.gz`; `NEWS` and `NEWS.html`, not `NEWS.Debian`), and the better one `holds_text` of the copy; files that are all code (`setup.py`, `setup.cfg`), and images, are never copies."
+    groups, out = {}, {}
+    for f in files:
+        if (fmt := format_of(f)) and fmt.kind != "image": groups.setdefault((f.parent, f.name.lower().removesuffix(".gz").removesuffix(_format_suffix(f))), []).append(f)
+    for group in groups.values():
+        if len(group) < 2 or all(format_of(f) is CODE_FORMAT for f in group): continue
+        kept = []
+        for f in sorted(group, key=_rendition_rank):   # each file against the better ones read: a PDF without text holds nothing
+            if (by := next((k for k in kept if holds_text(k, f)), None)): out[f] = by
+            else: kept.append(f)
+    return out
+
 # %% ../nbs/04_loaders.ipynb #9041cc1f
-def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter, assets:Counter) -> list[Path]:
-    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, the web pages' own files (`page_assets`, unless `glob` picks the files) and other files counted, by suffix, in `icons`, `assets` and `ignored`."
+def _suffix_key(p:Path) -> str: return "".join(p.suffixes[-2:]).lower() if p.suffix.lower() == ".gz" and len(p.suffixes) > 1 else p.suffix.lower() or "(no suffix)"   # backup.tar.gz: .tar.gz
+
+def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter, assets:Counter, copies:Counter) -> list[Path]:
+    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, the web pages' own files (`page_assets`), copies of a document read in another format (`renditions`; both unless `glob` picks the files) and other files counted, by suffix, in `icons`, `assets`, `copies` and `ignored`."
     found = []
     def unlistable(e): errors.append(UnreadablePathError(e.filename, f"cannot be listed ({e.strerror}): check its permissions"))
     for root, dirs, files in os.walk(folder, onerror=unlistable):
@@ -1348,12 +1418,16 @@ def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, ic
         for name in files:
             p = Path(root, name)
             if name.startswith(".") or glob is not None and not PurePath(p.relative_to(folder)).match(glob): continue
-            if (fmt := format_of(p)) is None: ignored["".join(p.suffixes[-2:]).lower() if p.suffix.lower() == ".gz" and len(p.suffixes) > 1 else p.suffix.lower() or "(no suffix)"] += 1   # backup.tar.gz: .tar.gz
+            if (fmt := format_of(p)) is None: ignored[_suffix_key(p)] += 1
             elif fmt.kind == "image" and is_icon(p): icons[p.suffix.lower()] += 1
             else: found.append(p)
-    left = page_assets(found) if glob is None else set()
+    if glob is not None: return found
+    left = page_assets(found)
     assets.update(p.suffix.lower() for p in left)
-    return [p for p in found if p not in left]
+    found = [p for p in found if p not in left]
+    copied = renditions(found)
+    copies.update(map(_suffix_key, copied))
+    return [p for p in found if p not in copied]
 
 # %% ../nbs/04_loaders.ipynb #5a9bebb2
 def find_documents(paths:str | os.PathLike | list, # files and folders
@@ -1361,13 +1435,14 @@ def find_documents(paths:str | os.PathLike | list, # files and folders
                    ignored:Counter | None=None, # counts, by suffix, the files under the folders in no format self_rag reads
                    icons:Counter | None=None, # counts, by suffix, the images under the folders too small to hold text (`is_icon`), which are not taken
                    assets:Counter | None=None, # counts, by suffix, the files that make up the web pages under the folders (`page_assets`: their stylesheets, scripts, sources), which are not taken
+                   copies:Counter | None=None, # counts, by suffix, the files under the folders that hold a document another file there holds in a better format (`renditions`), which are not taken
                   ) -> tuple[list[Path], list[LoadError]]:
     "(sorted absolute paths of the documents in `paths`, LoadErrors for the inputs that are none)."
     found, errors = set(), []
-    ignored, icons, assets = (Counter() if c is None else c for c in (ignored, icons, assets))
+    ignored, icons, assets, copies = (Counter() if c is None else c for c in (ignored, icons, assets, copies))
     for p in [paths] if isinstance(paths, (str, os.PathLike)) else paths:
         p = Path(p).absolute()
-        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored, icons, assets))
+        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored, icons, assets, copies))
         elif problem := path_problem(p): errors.append(problem)
         else: found.add(p)
     return sorted(found), errors

@@ -229,6 +229,7 @@ class IngestReport(BaseModel):
     ignored: dict[str, int] = Field(default_factory=dict)  # files under the folders in no format self_rag reads: how many of each suffix
     icons: dict[str, int] = Field(default_factory=dict)    # images under the folders too small to hold text, not read: how many of each suffix
     assets: dict[str, int] = Field(default_factory=dict)   # files that make up the web pages under the folders (stylesheets, scripts, page sources), not read: how many of each suffix
+    copies: dict[str, int] = Field(default_factory=dict)   # files under the folders holding a document read from another file there, in a better format (`fs.md.gz` beside `fs.html`), not read: how many of each suffix
     reread: list[str] = Field(default_factory=list)   # of `updated`: unchanged files read again, since a newer reader reads their format otherwise
 
     def headline(self) -> str:
@@ -248,7 +249,8 @@ class IngestReport(BaseModel):
 
     def not_read(self) -> list[tuple[str, dict[str, int]]]:
         "[(why, how many files of each suffix)] for the files under the folders that were left unread, for each reason that left any."
-        why = {"in no format self_rag reads": self.ignored, "too small to hold text (icons)": self.icons, "a web site's own files (styles, scripts, page sources)": self.assets}
+        why = {"in no format self_rag reads": self.ignored, "too small to hold text (icons)": self.icons, "a web site's own files (styles, scripts, page sources)": self.assets,
+           "the same document as a file of the same name in a better format": self.copies}
         return [(w, d) for w, d in why.items() if d]
 
     def _failures(self) -> list[str]:
