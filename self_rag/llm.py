@@ -5,14 +5,15 @@
 # %% auto #0
 __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'STATS_FORMAT', 'SILENCE', 'LONG_LISTING', 'VECTOR_CACHE_SIZE',
            'CODE_WEIGHT', 'QUOTED_EXAMPLE_WORDS', 'RELEVANCE_THRESHOLD', 'EXTRACTIVE_NOTE', 'NO_ANSWER', 'ANSWER_UNITS',
-           'TAIL_SHARE', 'OTHER_DOCUMENTS', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade', 'SupportGrade',
-           'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays', 'retry_after', 'arithmetic',
-           'acknowledges', 'chat_reply', 'offline_decision', 'stable_key', 'TermStats', 'forget_stats',
-           'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'is_table_row', 'table_units', 'listing_parts',
-           'units', 'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence', 'file_format',
-           'own_names', 'is_common', 'question_names', 'question_phrases', 'absent_names', 'asked_thing', 'names_thing',
-           'refusal', 'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims',
-           'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
+           'TAIL_SHARE', 'OTHER_DOCUMENTS', 'TERM_LINES', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade',
+           'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays',
+           'retry_after', 'arithmetic', 'acknowledges', 'chat_reply', 'offline_decision', 'stable_key', 'TermStats',
+           'forget_stats', 'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'is_table_row', 'table_units',
+           'listing_parts', 'units', 'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence',
+           'file_format', 'own_names', 'is_common', 'question_names', 'question_phrases', 'absent_names', 'asked_thing',
+           'names_thing', 'refusal', 'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate',
+           'answer_claims', 'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields',
+           'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
 import ast, difflib, functools, hashlib, html, itertools, json, logging, math, mimetypes, operator, os, re, shutil, threading, time, weakref, zipfile
@@ -27,7 +28,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from .config import Settings
 from .results import LLMCall
 from .store import catalog
-from .text import ADORNMENT, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, one_line, sentences, stem, word_pieces
+from .text import ADORNMENT, CODE_FENCE, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, one_line, sentences, stem, word_pieces
 
 # %% ../nbs/14_llm.ipynb #c95d37c3
 def _upper(v): return v.strip().upper() if isinstance(v, str) else v
@@ -825,9 +826,12 @@ def _continues(us:list[Unit], j:int) -> bool:
     return not us[j].ends or not us[j + 1].starts
 
 # %% ../nbs/14_llm.ipynb #515855ba
+TERM_LINES = 3  # a term may have aliases, a line each (`-q`, `--quiet`)
+
 def _is_term(u:Unit) -> bool:
-    "A one-line code unit of a few words and no prompt: the term that the next sentence describes (`hist(x)`, `--no-readline`)."
-    return u.code and "\n" not in u.text and len(u.text.split()) <= 3 and not _CODE_LINE.match(u.text)
+    "A code unit of up to `TERM_LINES` lines of a few words each, no prompt and no fence: the term that the next sentence describes (`hist(x)`, `--no-readline`, `-q\\n--quiet`)."
+    lines = u.text.split("\n")
+    return u.code and len(lines) <= TERM_LINES and all(len(l.split()) <= 3 and not _CODE_LINE.match(l) and not CODE_FENCE.match(l) for l in lines)
 
 # %% ../nbs/14_llm.ipynb #329cd5b3
 def _entry_term(us:list[Unit], a:int, reach:int=3,
@@ -841,6 +845,14 @@ def _entry_term(us:list[Unit], a:int, reach:int=3,
         if us[j].code: return None
     return None
 
+_OPTION = re.compile(r"^(?:--?[A-Za-z]|<[^<>\s]+>)")   # "-q", "--quiet", "<newbranch>": an option or a placeholder
+
+def _heads_entry(us:list[Unit], j:int) -> bool:
+    "Units from `j` on are options or placeholders (one or more: `-q`, `--quiet`) that the prose after them describes, or that end the passage: the head of an option list's next entry (an example, `\\movie[autostart]{}{test.wav}` or `POLICY=\"DROP\"`, is none)."
+    k = j
+    while k < len(us) and _is_term(us[k]) and _OPTION.match(us[k].text): k += 1
+    return k > j and (k == len(us) or not us[k].code)
+
 # %% ../nbs/14_llm.ipynb #3a066ffc
 _POINTS_BACK = re.compile(r"^(?:it|its|this|these|they|their|that|those|such)\b", re.I)
 
@@ -850,13 +862,14 @@ def _refers_back(us:list[Unit], i:int) -> bool:
 
 # %% ../nbs/14_llm.ipynb #36e95503
 def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
-    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to or the sentence it points back to (and the term that sentence names), the command after it, and the next sentence when it leads into a command (with the words after the command that end its sentence when a colon announces the command)."
+    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to (a term, the description after it) or the sentence it points back to (and the term that sentence names), the command after it (not the term of the next entry, after a sentence that ends), and the next sentence when it leads into a command (with the words after the command that end its sentence when a colon announces the command)."
     a, b = i, i
     while a > max(0, i - reach) and _continues(us, a - 1): a -= 1
     if (term := _entry_term(us, a)) is not None: a = term
     elif a == i and _refers_back(us, i):   # the sentence it points back to, with the term that sentence names
         a = i - 1 if (term := _entry_term(us, i - 1, adjacent=False)) is None else term
-    while b < min(len(us) - 1, i + reach) and (_continues(us, b) or us[b + 1].code and not us[b].code): b += 1
+    while b < min(len(us) - 1, i + reach) and (_continues(us, b) or _is_term(us[b]) and not us[b + 1].code
+                                                 or us[b + 1].code and not us[b].code and not (us[b].ends and _heads_entry(us, b + 1))): b += 1
     leads = b + 2 < len(us) and not us[b + 1].code and not us[b + 1].ends and us[b + 2].code and not is_table_row(us[b + 2].text)   # "R provides the test\n> shapiro.test(x)"
     if leads:   # ...when the command ends that sentence, or, after a colon, the words after it do ("...the -g option:\ndoxygen -g <file>\nwhere <file> is its name.")
         end = b + 2 + (b + 3 < len(us) and _continues(us, b + 2) and us[b + 1].text.endswith(":"))
