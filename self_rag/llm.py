@@ -811,6 +811,11 @@ def _announces(u:Unit) -> bool:
     "A sentence that only announces what comes next (`...using the factor() function:`): prose whose one colon ends it."
     return not u.code and u.text.endswith(":") and u.text.count(":") == 1
 
+def _dangling_title(us:list[Unit], j:int) -> bool:
+    "Unit `j` is a heading the passage ends on (`Undo commits permanently`): its last unit, short prose with a capital that ends no sentence; what it heads is in the next passage."
+    u = us[j]
+    return j == len(us) - 1 and not u.code and not u.ends and len(u.text.split()) <= 8 and u.text[:1].isupper()
+
 # %% ../nbs/14_llm.ipynb #82d8723e
 def _passages(docs:list[dict]) -> list[tuple[int, list[Unit]]]:
     "Each document's index and units, without units an earlier document already gave (parents overlap); a one-line command stays, as part of its sentence (the answer quotes it once)."
@@ -920,6 +925,7 @@ def offline_generate(question:str, # the question
         a, b = _quote(us, i)
         span = [j for j in range(a, b + 1) if (doc, j) not in used and _unsaid(us[j], said)]
         used.update((doc, j) for j in range(a, b + 1))
+        if span and _dangling_title(us, span[-1]): span.pop()   # a heading whose section the passage does not hold
         if not span or _announces(us[span[-1]]): return False   # nothing new, or a sentence whose point, what it announces, is not quoted
         text = us[span[0]].text
         for j in span[1:]: text += ("\n" if us[j].code or us[j - 1].code else " ") + us[j].text
