@@ -416,12 +416,13 @@ def is_code_line(line:str) -> bool:
 # %% ../nbs/14_llm.ipynb #ce9dfab2
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?=\S)")   # "  - Soft wrapping of text.", "* item", "2. step"
 _NUMBERED_ROW = re.compile(r"^\s*(\d{3,})\s+\S")   # "72596 not recognizing __libc_malloc": a row of a list of numbered things (bugs, ports, years)
+_LIST_ITEM = re.compile(r"^\s*(?:--?[A-Za-z][\w-]*(?:\[?=\S*)?(?:,\s*--?[A-Za-z][\w-]*(?:\[?=\S*)?)*|\$\{[^}\s]*\}?)\s+\S")   # "-w file True if ...", "-s, --symbolic-link make ...", "--preserve[=ATTR_LIST] preserve ...": an item of an option list
 _RUNS_ON = re.compile(r"(?:,|\band|\bor)\s*$")   # an item that goes on in the next: "Extract elements X[1,3] as a vector, and"
 
 def _prose_units(text:str,
                  closed:bool=True, # nothing but a new item, a blank line or the passage's end follows (not code the text leads into)
                 ) -> list[Unit]:
-    "The units of a run of prose; an item of a list keeps its marker (\"2.\", \"-\") and starts a sentence, and ends one where it is `closed` and does not run on, as does a numbered row (\"72596 not recognizing __libc_malloc\")."
+    "The units of a run of prose; an item of a list keeps its marker (\"2.\", \"-\") and starts a sentence, and ends one where it is `closed` and does not run on, as do a numbered row (\"72596 not recognizing __libc_malloc\") and an option with its description on a line (\"-s, --symbolic-link make symbolic links\")."
     m = _BULLET.match(text)
     out = []
     for s in re.split(rf"{SENTENCE_BREAK.pattern}|\s+(?=•\s)", one_line(text[m.end():] if m else text)):
@@ -429,12 +430,10 @@ def _prose_units(text:str,
         out += [Unit(p, False, k == len(pieces) - 1 and p.rstrip("\"')”").endswith((".", "!", "?")), k == 0 and not (p[0].islower() or p[0] in "(,;"))
                 for k, p in enumerate(pieces) if len(p.split()) >= 3]
     if out and m: out[0] = out[0]._replace(text=f"{m.group(0).strip()} {out[0].text}", starts=True)
-    if out and (m or _NUMBERED_ROW.match(text)) and closed and not _RUNS_ON.search(text): out[-1] = out[-1]._replace(ends=True)
+    if out and (m or _NUMBERED_ROW.match(text) or _LIST_ITEM.match(text)) and closed and not _RUNS_ON.search(text): out[-1] = out[-1]._replace(ends=True)
     return out
 
 # %% ../nbs/14_llm.ipynb #c2b7b47b
-_LIST_ITEM = re.compile(r"^\s*(?:--?[A-Za-z][\w-]*(?:=\S*)?|\$\{[^}\s]*\}?)\s+\S")   # "-w file True if ...": an item of an option list
-
 def _opens_item(line:str, # the next line of prose
                 prose:list[str]) -> bool: # the lines of the sentence so far (at least one)
     "Whether `line` starts an item of a list: an option or a bullet after a line that ends a sentence or a colon, a bullet after a bulleted item, or a line that starts with a number as long as the one the item started with (a list of bug numbers, a line each)."
@@ -623,8 +622,10 @@ _QUOTED = re.compile(r"""`([^`]+)`|(?<!\w)'([^']+)'(?!\w)|"([^"]+)"|“([^”]+)
 QUOTED_EXAMPLE_WORDS = 3  # a quoted span of this many words or more is the user's example (a command line, a line of code), not a name
 
 def file_format(word:str) -> Optional[str]:
-    "The format a file name asks about: its extension, where Python knows the file type and it is not plain text (`logo.png`: `png`; `data.txt`: ''); None for no file name."
-    if "." not in word or not (kind := _FILE_TYPES.guess_type(word, strict=False)[0]): return None
+    "The format a file name asks about: its compression, where Python knows it (`backup.tar.gz`, or a `tar.gz` archive: `gzip`), else its extension, where Python knows the file type and it is not plain text (`logo.png`: `png`; `data.txt`: ''); None for no file name."
+    if "." not in word: return None
+    kind, compression = _FILE_TYPES.guess_type(word, strict=False)
+    if compression or not kind: return compression
     return "" if kind.startswith("text/") else word.rsplit(".", 1)[1]
 
 def own_names(text:str) -> set[str]:
