@@ -416,7 +416,8 @@ def is_code_line(line:str) -> bool:
 # %% ../nbs/14_llm.ipynb #ce9dfab2
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?=\S)")   # "  - Soft wrapping of text.", "* item", "2. step"
 _NUMBERED_ROW = re.compile(r"^\s*(\d{3,})\s+\S")   # "72596 not recognizing __libc_malloc": a row of a list of numbered things (bugs, ports, years)
-_LIST_ITEM = re.compile(r"^\s*(?:--?[A-Za-z][\w-]*(?:\[?=\S*)?(?:,\s*--?[A-Za-z][\w-]*(?:\[?=\S*)?)*|\$\{[^}\s]*\}?)\s+\S")   # "-w file True if ...", "-s, --symbolic-link make ...", "--preserve[=ATTR_LIST] preserve ...": an item of an option list
+_OPTION_NAME = r"--?[A-Za-z][\w-]*(?:\[?=\S*|\[\w+\])?"   # "-w", "--sort=WORD", "--preserve[=ATTR_LIST]", "-i[SUFFIX]"
+_LIST_ITEM = re.compile(rf"^\s*(?:{_OPTION_NAME}(?:,\s*{_OPTION_NAME})*|\$\{{[^}}\s]*\}}?)\s+\S")   # "-w file True if ...", "-s, --symbolic-link make ...": an item of an option list
 _RUNS_ON = re.compile(r"(?:,|\band|\bor)\s*$")   # an item that goes on in the next: "Extract elements X[1,3] as a vector, and"
 
 def _prose_units(text:str,
