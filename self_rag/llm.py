@@ -852,7 +852,7 @@ def _entry_term(us:list[Unit], a:int, reach:int=3,
         if us[j].code: return None
     return None
 
-_OPTION = re.compile(r"^(?:--?[A-Za-z]|<[^<>\s]+>)")   # "-q", "--quiet", "<newbranch>": an option or a placeholder
+_OPTION = re.compile(rf"^(?:{_OPTION_NAME}|<[^<>\s]+>)")   # "-q", "--quiet", "<newbranch>": an option or a placeholder
 
 def _heads_entry(us:list[Unit], j:int) -> bool:
     "Units from `j` on are options or placeholders (one or more: `-q`, `--quiet`) that the prose after them describes, or that end the passage: the head of an option list's next entry (an example, `\\movie[autostart]{}{test.wav}` or `POLICY=\"DROP\"`, is none)."

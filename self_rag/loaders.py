@@ -1367,15 +1367,16 @@ def _comparable_text(path:Path, fmt:Format) -> str:
         return _MARKUP.sub(" ", text)
     except (OSError, EOFError, zlib.error, LoadError, pypdfium2.PdfiumError): return ""
 
-def _word_runs(path:Path) -> set[int]:
-    "The three-word runs of the document at `path`: lower case, hashed."
-    words = re.findall(r"[^\W\d_]+", _comparable_text(path, format_of(path)).lower())
-    return set(map(hash, zip(words, words[1:], words[2:])))
+@functools.lru_cache(maxsize=4)   # a group's better file, compared with each of the others, is read once; a big manual's runs take megabytes, so few are kept
+def _word_runs(path:str, version:tuple[int, int]) -> frozenset[int]:
+    "The three-word runs of the document at `path`, as it was at `version` (mtime, size): lower case, hashed."
+    words = re.findall(r"[^\W\d_]+", _comparable_text(Path(path), format_of(Path(path))).lower())
+    return frozenset(map(hash, zip(words, words[1:], words[2:])))
 
-@functools.lru_cache(maxsize=4096)   # the answer, not the runs: a big manual's runs take megabytes
+@functools.lru_cache(maxsize=4096)   # the answer, kept for every pair: a watched folder's next walk reads nothing
 def _holds_text(kept:str, kept_version:tuple[int, int], other:str, other_version:tuple[int, int]) -> bool:
-    runs = _word_runs(Path(other))
-    return len(runs) >= RENDITION_RUNS and len(runs & _word_runs(Path(kept))) >= RENDITION_SHARE * len(runs)
+    runs = _word_runs(other, other_version)
+    return len(runs) >= RENDITION_RUNS and len(runs & _word_runs(kept, kept_version)) >= RENDITION_SHARE * len(runs)
 
 def holds_text(kept:Path, # the file read
                other:Path, # a file of the same name in another format
@@ -1396,9 +1397,10 @@ def _rendition_rank(f:Path) -> tuple[int, str]:
 def renditions(files:list[Path]) -> dict[Path, Path]:
     "Of `files`, the copies of a document another of them holds in a better format: {copy: the file read instead}. They share a folder and a name but for the format's suffix (`fs.html`, `fs.md.gz`, `fs.json.gz`; `NEWS` and `NEWS.html`, not `NEWS.Debian`), and the better one `holds_text` of the copy; files that are all code (`setup.py`, `setup.cfg`), and images, are never copies."
     groups, out = {}, {}
-    for f in files:
-        if (fmt := format_of(f)) and fmt.kind != "image": groups.setdefault((f.parent, f.name.lower().removesuffix(".gz").removesuffix(_format_suffix(f))), []).append(f)
+    for f in files: groups.setdefault((f.parent, f.name.lower().removesuffix(".gz").removesuffix(_format_suffix(f))), []).append(f)
     for group in groups.values():
+        if len(group) < 2: continue   # most files have no namesake: only those that do are sniffed for their format
+        group = [f for f in group if (fmt := format_of(f)) and fmt.kind != "image"]
         if len(group) < 2 or all(format_of(f) is CODE_FORMAT for f in group): continue
         kept = []
         for f in sorted(group, key=_rendition_rank):   # each file against the better ones read: a PDF without text holds nothing
