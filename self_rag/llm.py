@@ -419,16 +419,17 @@ _NUMBERED_ROW = re.compile(r"^\s*(\d{3,})\s+\S")   # "72596 not recognizing __li
 _OPTION_NAME = r"--?[A-Za-z][\w-]*(?:\[?=\S*|\[\w+\])?"   # "-w", "--sort=WORD", "--preserve[=ATTR_LIST]", "-i[SUFFIX]"
 _LIST_ITEM = re.compile(rf"^\s*(?:{_OPTION_NAME}(?:,\s*{_OPTION_NAME})*|\$\{{[^}}\s]*\}}?)\s+\S")   # "-w file True if ...", "-s, --symbolic-link make ...": an item of an option list
 _RUNS_ON = re.compile(r"(?:,|\band|\bor)\s*$")   # an item that goes on in the next: "Extract elements X[1,3] as a vector, and"
+_ENUMERATED = re.compile(r"\((?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})\)\s+[A-Z]")   # "(12) I deleted a lot of data...": a numbered sentence of its own (a FAQ's question)
 
 def _prose_units(text:str,
                  closed:bool=True, # nothing but a new item, a blank line or the passage's end follows (not code the text leads into)
                 ) -> list[Unit]:
-    "The units of a run of prose; an item of a list keeps its marker (\"2.\", \"-\") and starts a sentence, and ends one where it is `closed` and does not run on, as do a numbered row (\"72596 not recognizing __libc_malloc\") and an option with its description on a line (\"-s, --symbolic-link make symbolic links\")."
+    "The units of a run of prose; an item of a list keeps its marker (\"2.\", \"-\") and starts a sentence (so does a numbered one, \"(12) I deleted...\"; another that opens with a parenthesis goes on the one before), and ends one where it is `closed` and does not run on, as do a numbered row (\"72596 not recognizing __libc_malloc\") and an option with its description on a line (\"-s, --symbolic-link make symbolic links\")."
     m = _BULLET.match(text)
     out = []
     for s in re.split(rf"{SENTENCE_BREAK.pattern}|\s+(?=•\s)", one_line(text[m.end():] if m else text)):
         pieces = word_pieces(s)
-        out += [Unit(p, False, k == len(pieces) - 1 and p.rstrip("\"')”").endswith((".", "!", "?")), k == 0 and not (p[0].islower() or p[0] in "(,;"))
+        out += [Unit(p, False, k == len(pieces) - 1 and p.rstrip("\"')”").endswith((".", "!", "?")), k == 0 and not (p[0].islower() or p[0] in ",;" or p[0] == "(" and not _ENUMERATED.match(p)))
                 for k, p in enumerate(pieces) if len(p.split()) >= 3]
     if out and m: out[0] = out[0]._replace(text=f"{m.group(0).strip()} {out[0].text}", starts=True)
     if out and (m or _NUMBERED_ROW.match(text) or _LIST_ITEM.match(text)) and closed and not _RUNS_ON.search(text): out[-1] = out[-1]._replace(ends=True)
@@ -503,6 +504,15 @@ def _block_units(block:list[str], closed:bool) -> list[str]:
     parts, marker = listing_parts(body), re.match(r"[`~]*", fence).group(0)
     return ["\n".join([fence, *p, *([marker] if k < len(parts) - 1 else close)]) for k, p in enumerate(parts)]
 
+_NUMBERED = re.compile(r"^\s*\d{1,2}[.)]\s+\S")   # "4. ALTER TABLE ADD COLUMN", "2) step"
+
+def _titles_next(prose:list[str], # the lines of the paragraph a blank line ends
+                 rest:list[str]) -> bool: # the lines after that blank line
+    "Whether the paragraph is a numbered title of the one after it (`4. ALTER TABLE ADD COLUMN`, then `The ADD COLUMN syntax is used...`), not an item of a list: one line, ending no sentence, before a paragraph that starts a sentence and is no item; like a title without a number, it goes on into that sentence."
+    if len(prose) != 1 or not _NUMBERED.match(prose[0]) or prose[0].rstrip().endswith((".", "!", "?", ":", ";", ",")): return False
+    nxt = next((l.strip() for l in rest if l.strip()), "")
+    return nxt[:1].isupper() and not (_BULLET.match(nxt) or _LIST_ITEM.match(nxt) or is_code_line(nxt))
+
 def units(text:str) -> list[Unit]:
     "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it. A Markdown code block is one unit, its lines as they are, with its fences; a long one, a unit per part (`_block_units`). An underlined heading is a unit of its own; its underline, like a rule, is no unit."
     out, prose, code, table, depth, after = [], [], [], [], 0, ""   # depth: the brackets the run of code leaves open; after: the line before
@@ -539,7 +549,7 @@ def units(text:str) -> list[Unit]:
             flush_lines()
             if prose and _opens_item(line, prose): flush_prose(closed=True)
             prose.append(line)
-        else: flush_prose(closed=len(prose) == 1)
+        else: flush_prose(closed=len(prose) == 1 and not _titles_next(prose, lines[i + 1:]))
         after = line
     flush_prose(closed=len(prose) == 1); flush_lines()
     return out
@@ -868,9 +878,11 @@ def _refers_back(us:list[Unit], i:int) -> bool:
     return i > 0 and not us[i].code and bool(_POINTS_BACK.match(us[i].text.strip()))
 
 # %% ../nbs/14_llm.ipynb #36e95503
+def _asks(u:Unit) -> bool: return not u.code and u.ends and u.text.rstrip("\"')”").endswith("?")   # a sentence that asks a question
+
 def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
-    "The span to quote for unit `i`: with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to (a term, the description after it) or the sentence it points back to (and the term that sentence names), the command after it (not the term of the next entry, after a sentence that ends), and the next sentence when it leads into a command (with the words after the command that end its sentence when a colon announces the command)."
-    a, b = i, i
+    "The span to quote for unit `i`: a question with the sentence after it, which answers it; with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to (a term, the description after it) or the sentence it points back to (and the term that sentence names), the command after it (not the term of the next entry, after a sentence that ends), and the next sentence when it leads into a command (with the words after the command that end its sentence when a colon announces the command)."
+    a, b = i, i + (i + 1 < len(us) and _asks(us[i]))   # a question the passage asks (a FAQ's), with the sentence that answers it
     while a > max(0, i - reach) and _continues(us, a - 1): a -= 1
     if (term := _entry_term(us, a)) is not None: a = term
     elif a == i and _refers_back(us, i):   # the sentence it points back to, with the term that sentence names
