@@ -26,12 +26,13 @@ from .config import Settings
 from .text import ADORNMENT, code_blocks, in_code
 
 # %% auto #0
-__all__ = ['PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS',
-           'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE',
-           'RENDITION_RUNS', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError',
-           'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError',
-           'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
-           'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
+__all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES',
+           'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'ICON_PIXELS', 'PAGE_ASSETS',
+           'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS', 'Page', 'LoadError', 'UnreadablePathError',
+           'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError',
+           'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError',
+           'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless',
+           'PdfminerPages', 'outline_starts', 'split_at_headings', 'contents_entries', 'contents_starts',
            'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status',
            'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rendered_markdown', 'rst_sections',
            'changelog_sections', 'release_sections', 'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples',
@@ -248,6 +249,75 @@ def split_at_headings(text:str, # a page's text
     parts.append((" > ".join(current) or None, text[pos:]))
     return _merge_short(parts), current
 
+# %% ../nbs/04_loaders.ipynb #7aafea24
+CONTENTS_PAGES = 30  # the first pages where a printed table of contents is looked for, in a PDF without an outline (chosen before it was measured)
+_ENTRY = re.compile(r"^(?P<title>.*?)\s*(?:\.\s*){2,}(?P<page>\d{1,4}|[ivxlc]{1,7})$", re.I)   # "6.3. Caching Implicit Dependencies ........ 31", "Preface ..... ix", "2 Simple manipulations . . 8"
+_BARE_ENTRY = re.compile(r"^(?P<title>\d{1,2}(?:\.\d{1,2})*[.)]?\s+\S.*?)\s+(?P<page>\d{1,4})$")   # "2 Network UPS Tools Overview 1": a chapter set without leaders
+_ENTRY_NUMBER = re.compile(r"^(?:(?:Appendix|Chapter|Part)\s+)?(?P<number>(?:\d{1,2}|[A-Z])(?:\.\d{1,2})*)[.):]?\s+(?=\S)")   # "6.3.1. ", "10 ", "A.2 ", "4.1) ", "Appendix A "
+_NOT_SECTION = re.compile(r"^(?:fig(?:ure)?|table|example|listing|plate)\.?\s+[\dA-Z]", re.I)   # an entry of a list of figures or tables
+
+def contents_entries(text:str, # a page's text
+                    ) -> list[tuple[str, str, str]]:
+    "(number, title without it, printed page) of each entry a contents page lists after dot leaders (and, on a page of three such, a numbered line ending in its page: a chapter set without leaders); an entry wrapped over two lines joined when its first line starts with its number (a word hyphenated at the break made whole)."
+    lines = [l.strip() for l in text.splitlines()]
+    bare = sum(bool(_ENTRY.match(l)) for l in lines) >= 3
+    out, before = [], ""
+    for line in lines:
+        if not (m := _ENTRY.match(line) or bare and _BARE_ENTRY.match(line)): before = line; continue
+        title = m["title"].strip(" .")
+        if _ENTRY_NUMBER.match(before) and not _ENTRY_NUMBER.match(title):   # "10.2.6. Handling Unknown ... Function" / "....... 84"
+            title = (before[:-1] + title if before.endswith("-") and title[:1].islower() else before + ("" if before.endswith("-") else " ") + title).strip()   # "Environ-" / "ment Variable"
+        before = ""
+        if not title or _NOT_SECTION.match(title): continue
+        number = _ENTRY_NUMBER.match(title)
+        out.append((number["number"] if number else "", title[number.end():] if number else title, m["page"].lower()))
+    return out
+
+# %% ../nbs/04_loaders.ipynb #feb59114
+def _contents_pages(texts:list[str]) -> tuple[list[tuple[str, str, str]], int]:
+    "The entries of the first run of contents pages among `texts` (pages of three entries or more, and the pages with any that follow them), and the index of the page after that run."
+    found, end = [], 0
+    for i, t in enumerate(texts):
+        entries = contents_entries(t)
+        if len(entries) >= 3 or found and entries: found += entries; end = i + 1
+        elif found: break
+    return found, end
+
+def _paths(entries:list[tuple[str, str, str]]) -> list[tuple[tuple[str, ...], str]]:
+    "Each entry's title path, as an outline nests it, with its printed page: the entries before it whose numbers its number extends (`6` and `6.3` of `6.3.1`); an unnumbered entry stands alone."
+    stack, out = [], []
+    for number, title, page in entries:
+        stack = [(n, t) for n, t in stack if number.startswith(f"{n}.") and n] + [(number, title)]   # a parent missed (a chapter the page did not list) is no wrong parent
+        out.append((tuple(t for _, t in stack), page))
+    return out
+
+# %% ../nbs/04_loaders.ipynb #3ec6c7ce
+def _heads_page(title:str, text:str) -> bool: return bool(_heading_line(title).search(text))   # the title is a heading line of the page
+
+def contents_starts(page_text:Callable[[int], str], # a physical page's text, by 0-based index
+                    labels:list[str], # each physical page's printed label, as pypdf gives them (the page numbers where the PDF has none)
+                    check:int=8, # entries checked against the pages found for them
+                   ) -> dict[int, list[tuple[str, ...]]]:
+    "0-based page index -> title paths that start on it, as `outline_starts` gives them, from the PDF's printed table of contents; empty when there is none, or its entries do not stand as headings on the pages found for them."
+    n = len(labels)
+    found, end = _contents_pages([page_text(i) for i in range(min(n, CONTENTS_PAGES))])
+    if not (entries := _paths(found)): return {}
+    labelled = {}
+    for i, label in enumerate(labels): labelled.setdefault(str(label).lower(), i)
+    mapped = [(path, labelled.get(page)) for path, page in entries]
+    if labels == [str(i + 1) for i in range(n)]:   # no labels: the printed number is the physical page shifted by the front matter
+        first = next(((path, int(page)) for path, page in entries if page.isdigit()), None)
+        at = next((i for i in range(max(end, first[1] - 1), min(n, first[1] + 2 * CONTENTS_PAGES)) if _heads_page(first[0][-1], page_text(i))), None) if first else None
+        if at is None: return {}
+        mapped = [(path, int(page) - 1 + at - (first[1] - 1) if page.isdigit() else None) for path, page in entries]
+    mapped = [(path, i) for path, i in mapped if i is not None and 0 <= i < n]
+    sample = mapped[::max(1, len(mapped) // check)][:check]
+    if not sample or 2 * sum(_heads_page(path[-1], page_text(i)) for path, i in sample) < len(sample): return {}
+    starts, last = {}, 0
+    for path, i in mapped:
+        if i >= last: starts.setdefault(i, []).append(path); last = i   # an entry out of order is a misread: skipped
+    return starts
+
 # %% ../nbs/04_loaders.ipynb #33de09e0
 def _shape(line:str, own:set[str]=frozenset()) -> str:
     "A line with its numbers and its page's own labels `own` (such as `iv`) as `#`, its spaces single, in lower case: what stays the same of a running header from page to page."
@@ -429,6 +499,14 @@ def _window_texts(path:Path, pdf:pypdfium2.PdfDocument, spaceless:PdfminerPages,
     return texts, _ocr_empty(path, texts, settings, indexes[0])
 
 # %% ../nbs/04_loaders.ipynb #53214cd5
+def _printed_contents(path:Path, pdf:pypdfium2.PdfDocument, labels:list[str]) -> dict[int, list[tuple[str, ...]]]:
+    "`contents_starts` of a PDF without an outline, each page it reads read once (with a pdfminer reader of its own: the windows' reads pages once, in order); none where a page cannot be read (the window that reads it says why)."
+    with PdfminerPages(path) as spaceless:
+        page_text = functools.lru_cache(maxsize=None)(lambda i: clean_text(_page_texts(pdf, spaceless, range(i, i + 1))[0]))
+        try:
+            with pdf_notes(): return contents_starts(page_text, labels)
+        except Exception: return {}
+
 def pdf_windows(path:Path, # the PDF
                 settings:Settings | None=None, # OCR languages and timeout; unset = read from the environment
                 window:int=PDF_WINDOW, # physical pages read at a time
@@ -438,6 +516,7 @@ def pdf_windows(path:Path, # the PDF
     pdf, spaceless = _open_pdfium(path), PdfminerPages(path)
     vocab, furniture, current, ocr, found = set(), set(), (), True, False
     try:
+        starts = starts or _printed_contents(path, pdf, labels)
         for first in range(0, n, window):
             texts, read = _window_texts(path, pdf, spaceless, range(first, min(first + window, n)), settings)
             ocr, found = ocr and read is not None, found or any(texts)
@@ -831,7 +910,7 @@ def _ends_sentence(text:str) -> bool:
 
 class _HTMLText(HTMLParser):
     "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
-    SKIP = {"script", "style", "noscript", "template", "svg", "button", "select"}   # code, styles, and controls' labels ("Copy", "Change theme")
+    SKIP = {"script", "style", "noscript", "template", "svg", "button", "select"}   # code, styles, and controls' labels ("Copy", "Change theme"); and links that only run a script (`_control`)
     BLOCK = {"p", "div", "section", "article", "main", "header", "footer", "nav", "aside", "h1", "h2", "h3", "h4", "h5", "h6",
              "ul", "ol", "table", "pre", "blockquote", "figure", "form", "hr", "dl", "details"}
     FRAMED = BLOCK - {"hr"} | {"li", "td"}   # blocks that close: the ones judged as navigation
@@ -852,6 +931,7 @@ class _HTMLText(HTMLParser):
         self.cells, self.in_cell, self.row_at = 0, 0, 0   # cells opened in this table row; depth inside a cell; where the row began in `out`
         self.self_link = None   # where the text of an open link to a place on this page began: a "¶" or "#" beside a heading is dropped
         self.listings = 0   # listings (a <code> in a language) in the open <pre>
+        self.controls = []   # script-only links open (`_control`), whose text is skipped
     def _put(self, s): self.out.append(s); self.size += len(s)
     def _open(self, tag, attrs):
         a = dict(attrs)
@@ -917,12 +997,18 @@ class _HTMLText(HTMLParser):
         if self.self_link and (shown := "".join(self.out[self.self_link[0]:])).strip() and (self.self_link[2] or not any(map(str.isalnum, shown))):
             del self.out[self.self_link[0]:]; self.size = self.self_link[1]; self.counts[2] -= 1   # a link not shown is no link: a heading with a ¶ beside it is not a row of links
         self.self_link = None
+    def _control(self, tag, attrs) -> bool:
+        "A link that only runs a script (`<a onclick=\"toggle_toc()\">► Table Of Contents</a>`, `href=\"javascript:...\"`): a control, as a button is."
+        a = dict(attrs)
+        return tag == "a" and ("onclick" in a and not a.get("href") or (a.get("href") or "").strip().lower().startswith("javascript:"))
     def handle_starttag(self, tag, attrs):
+        if self._control(tag, attrs): self.skip += 1; self.controls.append(len(self.frames)); return
         if tag == "a" and not self.skip: self._link(True, attrs)
         if tag == "code" and self.pre and not self.skip: self._listing(attrs)
         self._tag(tag, True)
         if tag in self.FRAMED and not self.skip: self._open(tag, attrs)
     def handle_endtag(self, tag):
+        if tag == "a" and self.controls: self.controls.pop(); self.skip = max(0, self.skip - 1); return
         if tag == "a": self._link(False)
         if tag in self.FRAMED and not self.skip: self._close(tag)
         self._tag(tag, False)
@@ -1086,7 +1172,7 @@ def code_language(path:Path) -> str | None:
 CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
-register_format((".pdf",), Format("pdf", load_pdf, True))
+register_format((".pdf",), Format("pdf", load_pdf, True, version=2))   # 2: sections from a printed table of contents where there is no outline
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
 register_format((".txt", ".text"), Format("text", load_text, version=6))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252)
 register_format((".rst", ".rest"), Format("text", load_text, version=5))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4, 5: as .txt 5, 6
@@ -1094,7 +1180,7 @@ register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
-register_format((".html", ".htm"), Format("text", load_html, version=7))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept
+register_format((".html", ".htm"), Format("text", load_html, version=8))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
@@ -1102,7 +1188,7 @@ register_format((".pptx",), Format("slides", "self_rag.formats:load_pptx", True)
 register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
-register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=7))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4-7: as HTML 5-7
+register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=8))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4-8: as HTML 5-8
 register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=4))   # 2: its Markdown read as rendered; 3: its HTML tags too; 4: as Markdown 5 (a fence inside a longer one, a tilde underline)
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
