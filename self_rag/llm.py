@@ -507,10 +507,11 @@ def _block_units(block:list[str], closed:bool) -> list[str]:
 _NUMBERED = re.compile(r"^\s*\d{1,2}[.)]\s+\S")   # "4. ALTER TABLE ADD COLUMN", "2) step"
 
 def _titles_next(prose:list[str], # the lines of the paragraph a blank line ends
-                 rest:list[str]) -> bool: # the lines after that blank line
+                 lines:list[str], # the passage's lines
+                 start:int) -> bool: # the line after that blank line
     "Whether the paragraph is a numbered title of the one after it (`4. ALTER TABLE ADD COLUMN`, then `The ADD COLUMN syntax is used...`), not an item of a list: one line, ending no sentence, before a paragraph that starts a sentence and is no item; like a title without a number, it goes on into that sentence."
     if len(prose) != 1 or not _NUMBERED.match(prose[0]) or prose[0].rstrip().endswith((".", "!", "?", ":", ";", ",")): return False
-    nxt = next((l.strip() for l in rest if l.strip()), "")
+    nxt = next((lines[k].strip() for k in range(start, len(lines)) if lines[k].strip()), "")
     return nxt[:1].isupper() and not (_BULLET.match(nxt) or _LIST_ITEM.match(nxt) or is_code_line(nxt))
 
 def units(text:str) -> list[Unit]:
@@ -549,7 +550,7 @@ def units(text:str) -> list[Unit]:
             flush_lines()
             if prose and _opens_item(line, prose): flush_prose(closed=True)
             prose.append(line)
-        else: flush_prose(closed=len(prose) == 1 and not _titles_next(prose, lines[i + 1:]))
+        else: flush_prose(closed=len(prose) == 1 and not _titles_next(prose, lines, i + 1))
         after = line
     flush_prose(closed=len(prose) == 1); flush_lines()
     return out

@@ -931,7 +931,7 @@ class _HTMLText(HTMLParser):
         self.cells, self.in_cell, self.row_at = 0, 0, 0   # cells opened in this table row; depth inside a cell; where the row began in `out`
         self.self_link = None   # where the text of an open link to a place on this page began: a "¶" or "#" beside a heading is dropped
         self.listings = 0   # listings (a <code> in a language) in the open <pre>
-        self.controls = []   # script-only links open (`_control`), whose text is skipped
+        self.controls = 0   # script-only links open (`_control`), whose text is skipped
     def _put(self, s): self.out.append(s); self.size += len(s)
     def _open(self, tag, attrs):
         a = dict(attrs)
@@ -1002,13 +1002,13 @@ class _HTMLText(HTMLParser):
         a = dict(attrs)
         return tag == "a" and ("onclick" in a and not a.get("href") or (a.get("href") or "").strip().lower().startswith("javascript:"))
     def handle_starttag(self, tag, attrs):
-        if self._control(tag, attrs): self.skip += 1; self.controls.append(len(self.frames)); return
+        if self._control(tag, attrs): self.skip += 1; self.controls += 1; return
         if tag == "a" and not self.skip: self._link(True, attrs)
         if tag == "code" and self.pre and not self.skip: self._listing(attrs)
         self._tag(tag, True)
         if tag in self.FRAMED and not self.skip: self._open(tag, attrs)
     def handle_endtag(self, tag):
-        if tag == "a" and self.controls: self.controls.pop(); self.skip = max(0, self.skip - 1); return
+        if tag == "a" and self.controls: self.controls -= 1; self.skip = max(0, self.skip - 1); return
         if tag == "a": self._link(False)
         if tag in self.FRAMED and not self.skip: self._close(tag)
         self._tag(tag, False)
