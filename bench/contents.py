@@ -11,7 +11,7 @@ once as it reads them now; both are searched with the set's questions beside the
 Run `python bench/contents.py --set all` (starts only, seconds) or `--set both --retrieval` (minutes: four ingests);
 the figures are in bench/results/contents.txt.
 """
-import argparse, json, re, sys, tempfile, time
+import argparse, json, sys, tempfile, time
 from contextlib import closing, contextmanager
 from pathlib import Path
 from unittest import mock
@@ -21,7 +21,7 @@ from pypdf import PdfReader, PdfWriter
 from self_rag.config import Settings
 from self_rag.engine import Engine
 from self_rag.eval import evaluate, load_questions
-from self_rag.loaders import _open_pdfium, _page_text, clean_text, contents_starts, outline_starts
+from self_rag.loaders import _ENTRY_NUMBER, _open_pdfium, _page_text, clean_text, contents_starts, outline_starts
 import self_rag.loaders as loaders
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -30,8 +30,8 @@ import evalsets
 ROOT = Path(__file__).resolve().parents[1]
 
 def _bare(title: str) -> str:
-    "A title without its number, lower case, spaces single: `8.2 Details` and `Details` are the same title."
-    return " ".join(re.sub(r"^(?:(?:\d+|[A-Z])(?:\.\d+)*[.)]?|Appendix\s+[A-Z]\.?|Chapter\s+\d+:?)\s+", "", title.strip()).lower().split())
+    "A title without its number (as the contents reader strips it), lower case, spaces single: `8.2 Details` and `Details` are the same title."
+    return " ".join(_ENTRY_NUMBER.sub("", title.strip()).lower().split())
 
 def compare_starts(pdf_path: Path) -> dict:
     "Start pages and titles of the printed contents against the outline's, for one PDF."

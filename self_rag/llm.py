@@ -504,13 +504,11 @@ def _block_units(block:list[str], closed:bool) -> list[str]:
     parts, marker = listing_parts(body), re.match(r"[`~]*", fence).group(0)
     return ["\n".join([fence, *p, *([marker] if k < len(parts) - 1 else close)]) for k, p in enumerate(parts)]
 
-_NUMBERED = re.compile(r"^\s*\d{1,2}[.)]\s+\S")   # "4. ALTER TABLE ADD COLUMN", "2) step"
-
 def _titles_next(prose:list[str], # the lines of the paragraph a blank line ends
                  lines:list[str], # the passage's lines
                  start:int) -> bool: # the line after that blank line
     "Whether the paragraph is a numbered title of the one after it (`4. ALTER TABLE ADD COLUMN`, then `The ADD COLUMN syntax is used...`), not an item of a list: one line, ending no sentence, before a paragraph that starts a sentence and is no item; like a title without a number, it goes on into that sentence."
-    if len(prose) != 1 or not _NUMBERED.match(prose[0]) or prose[0].rstrip().endswith((".", "!", "?", ":", ";", ",")): return False
+    if len(prose) != 1 or not ((m := _BULLET.match(prose[0])) and m.group(0).strip()[:1].isdigit()) or prose[0].rstrip().endswith((".", "!", "?", ":", ";", ",")): return False
     nxt = next((lines[k].strip() for k in range(start, len(lines)) if lines[k].strip()), "")
     return nxt[:1].isupper() and not (_BULLET.match(nxt) or _LIST_ITEM.match(nxt) or is_code_line(nxt))
 

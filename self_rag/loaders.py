@@ -12,7 +12,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path, PurePath
-from typing import Callable, Iterator, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 from urllib.parse import unquote
 
 import pypdfium2, pypdfium2.raw as pdfium_c
@@ -252,8 +252,8 @@ def split_at_headings(text:str, # a page's text
 # %% ../nbs/04_loaders.ipynb #7aafea24
 CONTENTS_PAGES = 30  # the first pages where a printed table of contents is looked for, in a PDF without an outline (chosen before it was measured)
 _ENTRY = re.compile(r"^(?P<title>.*?)\s*(?:\.\s*){2,}(?P<page>\d{1,4}|[ivxlc]{1,7})$", re.I)   # "6.3. Caching Implicit Dependencies ........ 31", "Preface ..... ix", "2 Simple manipulations . . 8"
-_BARE_ENTRY = re.compile(r"^(?P<title>\d{1,2}(?:\.\d{1,2})*[.)]?\s+\S.*?)\s+(?P<page>\d{1,4})$")   # "2 Network UPS Tools Overview 1": a chapter set without leaders
-_ENTRY_NUMBER = re.compile(r"^(?:(?:Appendix|Chapter|Part)\s+)?(?P<number>(?:\d{1,2}|[A-Z])(?:\.\d{1,2})*)[.):]?\s+(?=\S)")   # "6.3.1. ", "10 ", "A.2 ", "4.1) ", "Appendix A "
+_BARE_ENTRY = re.compile(r"^(?P<title>\d{1,2}(?:\.\d{1,3})*[.)]?\s+\S.*?)\s+(?P<page>\d{1,4})$")   # "2 Network UPS Tools Overview 1": a chapter set without leaders
+_ENTRY_NUMBER = re.compile(r"^(?:(?:Appendix|Chapter|Part)\s+)?(?P<number>(?:\d{1,2}|[A-Z])(?:\.\d{1,3})*)[.):]?\s+(?=\S)")   # "6.3.1. ", "10 ", "A.2 ", "4.1) ", "24.100 ", "Appendix A "
 _NOT_SECTION = re.compile(r"^(?:fig(?:ure)?|table|example|listing|plate)\.?\s+[\dA-Z]", re.I)   # an entry of a list of figures or tables
 
 def contents_entries(text:str, # a page's text
@@ -274,8 +274,8 @@ def contents_entries(text:str, # a page's text
     return out
 
 # %% ../nbs/04_loaders.ipynb #feb59114
-def _contents_pages(texts:list[str]) -> tuple[list[tuple[str, str, str]], int]:
-    "The entries of the first run of contents pages among `texts` (pages of three entries or more, and the pages with any that follow them), and the index of the page after that run."
+def _contents_pages(texts:Iterable[str]) -> tuple[list[tuple[str, str, str]], int]:
+    "The entries of the first run of contents pages among `texts`, read until the page after it (pages of three entries or more, and the pages with any that follow them), and the index of the page after that run."
     found, end = [], 0
     for i, t in enumerate(texts):
         entries = contents_entries(t)
@@ -300,7 +300,7 @@ def contents_starts(page_text:Callable[[int], str], # a physical page's text, by
                    ) -> dict[int, list[tuple[str, ...]]]:
     "0-based page index -> title paths that start on it, as `outline_starts` gives them, from the PDF's printed table of contents; empty when there is none, or its entries do not stand as headings on the pages found for them."
     n = len(labels)
-    found, end = _contents_pages([page_text(i) for i in range(min(n, CONTENTS_PAGES))])
+    found, end = _contents_pages(page_text(i) for i in range(min(n, CONTENTS_PAGES)))   # read up to the page after the contents
     if not (entries := _paths(found)): return {}
     labelled = {}
     for i, label in enumerate(labels): labelled.setdefault(str(label).lower(), i)
@@ -1172,7 +1172,7 @@ def code_language(path:Path) -> str | None:
 CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
-register_format((".pdf",), Format("pdf", load_pdf, True, version=2))   # 2: sections from a printed table of contents where there is no outline
+register_format((".pdf",), Format("pdf", load_pdf, True, version=3))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100)
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
 register_format((".txt", ".text"), Format("text", load_text, version=6))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252)
 register_format((".rst", ".rest"), Format("text", load_text, version=5))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4, 5: as .txt 5, 6
