@@ -26,8 +26,8 @@ from .config import Settings
 from .text import ADORNMENT, code_blocks, in_code
 
 # %% auto #0
-__all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES',
-           'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'ICON_PIXELS', 'PAGE_ASSETS',
+__all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES',
+           'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'TEXT_VERSION', 'ICON_PIXELS', 'PAGE_ASSETS',
            'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS', 'Page', 'LoadError', 'UnreadablePathError',
            'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError',
            'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError',
@@ -124,13 +124,16 @@ def where(page:Page, # where the text starts
 
 # %% ../nbs/04_loaders.ipynb #fcf4ec3f
 _DROP = dict.fromkeys([*range(0, 9), *range(11, 32), 0x7f, 0xad, 0x200b, 0xfeff])
+_HYPHENS = {0x2010: "-", 0x2011: "-", 0x2212: "-"}   # hyphen, non-breaking hyphen, minus sign
+_DOUBLE_DASH = re.compile(r"(?<![^\s(\[\"'“‘=])\u2013(?=[^\W\d_])")   # an en dash opening a word: a "--" made typographic
 
 def _squeeze(text:str) -> str: return re.sub(r"(?<=\S) {2,}", " ", text)
 
 def clean_text(text:str) -> str:
-    "NFKC, no control characters, single spaces inside lines (but in code blocks), at most one blank line in a row."
+    "NFKC, typeset dashes back to hyphens, no control characters, single spaces inside lines (but in code blocks), at most one blank line in a row."
     text = unicodedata.normalize("NFKC", text).replace("\r\n", "\n").replace("\r", "\n")
-    text = text.replace("\f", "\n\n").replace("\t", " ").translate(_DROP)
+    text = text.replace("\f", "\n\n").replace("\t", " ").translate(_DROP | _HYPHENS)
+    text = _DOUBLE_DASH.sub("--", text)
     kept, pos = [], 0   # the text with its runs of spaces squeezed, but in code blocks
     for a, b in code_blocks(text):
         kept += [_squeeze(text[pos:a]), text[a:b]]; pos = b
@@ -415,12 +418,30 @@ def _open_pdfium(path:Path) -> pypdfium2.PdfDocument:
         if e.err_code == pdfium_c.FPDF_ERR_PASSWORD: raise EncryptedPdfError(path, _LOCKED) from e
         raise CorruptPdfError(path, f"PDFium cannot read it ({e}): the file is damaged. Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)") from e
 
+# %% ../nbs/04_loaders.ipynb #bb3dcc79
+WORD_GAP = 0.235  # a gap between two glyphs of a line wider than this share of the font size is a word space
+
+def _spaced(tp:pypdfium2.PdfTextPage, text:str) -> str:
+    "`text`, PDFium's text of `tp`, with a space where two glyphs of one line stand a word's gap apart and PDFium put none."
+    raw, n = tp.raw, len(text)
+    if pdfium_c.FPDFText_CountChars(raw) != n: return text   # a character outside the BMP: the indexes do not map one to one
+    box, left, right, bottom = pdfium_c.FS_RECTF(), [0.0] * n, [0.0] * n, [0.0] * n
+    for i in range(n):
+        if pdfium_c.FPDFText_GetLooseCharBox(raw, i, box): left[i], right[i], bottom[i] = box.left, box.right, box.bottom
+    cuts = []
+    for i in range(n - 1):
+        if text[i].isspace() or text[i + 1].isspace() or right[i] <= left[i] or right[i + 1] <= left[i + 1]: continue
+        gap, size = left[i + 1] - right[i], pdfium_c.FPDFText_GetFontSize(raw, i)
+        if (gap > WORD_GAP * size > 0 and abs(bottom[i + 1] - bottom[i]) < size / 2
+            and not pdfium_c.FPDFText_IsGenerated(raw, i) and not pdfium_c.FPDFText_IsGenerated(raw, i + 1)): cuts.append(i + 1)
+    return " ".join(text[a:b] for a, b in zip([0, *cuts], [*cuts, n]))
+
 # %% ../nbs/04_loaders.ipynb #aba29e0a
 _JOINED = str.maketrans({"\ufffe": "-\n", "\x02": "-\n"})  # PDFium's mark of a line-end hyphen it joined
 
 def _page_text(pdf:pypdfium2.PdfDocument, i:int) -> str:
-    "Raw text of page `i` (0-based) by PDFium, under `PDFIUM_LOCK`, with its joined line-end hyphens put back."
-    with PDFIUM_LOCK, closing(pdf[i]) as page, closing(page.get_textpage()) as tp: text = tp.get_text_range()
+    "Raw text of page `i` (0-based) by PDFium, under `PDFIUM_LOCK`, with the word spaces it missed and its joined line-end hyphens put back."
+    with PDFIUM_LOCK, closing(pdf[i]) as page, closing(page.get_textpage()) as tp: text = _spaced(tp, tp.get_text_range())
     return text.translate(_JOINED)
 
 # %% ../nbs/04_loaders.ipynb #58536fcc
@@ -1172,7 +1193,7 @@ def code_language(path:Path) -> str | None:
 CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
-register_format((".pdf",), Format("pdf", load_pdf, True, version=3))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100)
+register_format((".pdf",), Format("pdf", load_pdf, True, version=4))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
 register_format((".txt", ".text"), Format("text", load_text, version=6))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252)
 register_format((".rst", ".rest"), Format("text", load_text, version=5))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4, 5: as .txt 5, 6
@@ -1286,9 +1307,11 @@ def format_of(path:Path) -> Format | None:
     if path.name in CODE_NAMES or (not path.suffix and code_language(path)): return CODE_FORMAT
     return _FORMATS.get(_suffix(path.name)) or sniff_format(path, text=not path.suffix or _doc_name(path))
 
+TEXT_VERSION = 1  # of `clean_text`, which every reader's text goes through: 1 puts typeset dashes back to hyphens
+
 def reader_version(path:Path) -> int:
-    "The version of the reader of `path`'s format (`Format.version`; a gzip file's: of what it holds); 0 for a file in no format self_rag reads."
-    return fmt.version if (fmt := format_of(path)) else 0
+    "The version of the reader of `path`'s format (`Format.version` plus `TEXT_VERSION`; a gzip file's: of what it holds); 0 for a file in no format self_rag reads."
+    return fmt.version + TEXT_VERSION if (fmt := format_of(path)) else 0
 
 # %% ../nbs/04_loaders.ipynb #2e8f20b0
 def _is_link_loop(path:Path) -> bool:
