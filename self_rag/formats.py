@@ -32,11 +32,11 @@ from .loaders import (OCR_INSTALL, PDFIUM_LOCK, BinaryFileError, CorruptDocument
 
 # %% auto #0
 __all__ = ['MAX_MEMBERS', 'NOTEBOOK_OUTPUT_CHARS', 'TRANSCRIPT_SECTION_CHARS', 'MAN_TIMEOUT', 'GROFF_INSTALL', 'MAN_TITLE_CHARS',
-           'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events', 'load_docx',
-           'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'load_rtf', 'slide_page', 'load_pptx', 'load_odp',
-           'cell_text', 'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook', 'csv_rows',
-           'load_csv', 'epub_spine', 'load_epub', 'notebook_markdown', 'load_notebook', 'message_text', 'load_email',
-           'load_mbox', 'Cue', 'transcript_cues', 'transcript_sections', 'load_transcript', 'reads_files',
+           'MAN_ENTRY_CHARS', 'check_zip', 'pages_from_events', 'heading_levels', 'docx_table_text', 'docx_events',
+           'load_docx', 'odf_text', 'odf_table_text', 'odt_events', 'load_odt', 'load_rtf', 'slide_page', 'load_pptx',
+           'load_odp', 'cell_text', 'row_groups', 'sheet_pages', 'calamine_sheets', 'openpyxl_sheets', 'load_workbook',
+           'csv_rows', 'load_csv', 'epub_spine', 'load_epub', 'notebook_markdown', 'load_notebook', 'message_text',
+           'load_email', 'load_mbox', 'Cue', 'transcript_cues', 'transcript_sections', 'load_transcript', 'reads_files',
            'roff_for_layout', 'render_man', 'man_sections', 'load_man', 'code_text', 'parser_for', 'line_blocks',
            'group_blocks', 'is_definition', 'definition_name', 'code_pieces', 'load_code', 'ocr_pdf_pages',
            'load_image']
@@ -683,32 +683,67 @@ def _fenced_examples(lines:list[str]) -> list[str]:
         elif mark != _EXAMPLE_END: (out if block is None else block).append(line)
     return out + (block or [])
 
+_COMMAND_TAG = re.compile(r"[a-z][\w-]*\s+\[")   # "split-window [-bdhv] [-t target-pane] [shell-command]": a command and its options, as mdoc lists them
+
 def _is_tag(line:str, after:str) -> bool:
-    "Whether `line` is the tag of a tagged paragraph (an option, a variable, a term) whose description starts in `after`, one step in."
+    "Whether `line` is the tag of a tagged paragraph (an option, a variable, a term, a command with its options) whose description starts in `after`, one step in."
     tag = line.strip()
-    return (bool(tag) and bool(after.strip()) and after != "```" and _indent(after) > _indent(line) and len(tag) <= 80
-            and not tag.endswith((".", ":", ";", ",", "\\")) and (tag.startswith("-") or len(tag.split()) <= 3))
+    command = bool(_COMMAND_TAG.match(tag))
+    return (bool(tag) and bool(after.strip()) and after != "```" and _indent(after) > _indent(line) and len(tag) <= (160 if command else 80)
+            and not tag.endswith((".", ":", ";", ",", "\\")) and (tag.startswith("-") or len(tag.split()) <= 3 or command))
 
 # %% ../nbs/05_formats.ipynb #42472bfd
 MAN_TITLE_CHARS = 200   # a NAME line is one; a page without one does not get its first paragraph as a title
+MAN_ENTRY_CHARS = 200   # an option or term described at least this long is a subsection of its own
+_INLINE_TAG = re.compile(r"\s*(--?[A-Za-z][\w-]*)\s{2,}\S")   # "-H     Do not follow...": a short option, its description on the same line
+_BARE_OPTION = re.compile(r"\s*--?[A-Za-z][\w-]*(?:[ =]\S+)?")   # an option alone on its line (with its argument), the next tag its other name
+
+def _with_entries(heads:list[tuple[int, int, str]], # the page's headings: (line, level, title)
+                  entries:list[tuple[int, tuple[int, str] | None, tuple[int, str | None]]], # (line, its own heading or None for prose that ends entries, the heading it is under)
+                  out:list[str]) -> list[tuple[int, int, str]]:
+    "The headings with each entry a heading of its own where it is described, nested entries included, in at least `MAN_ENTRY_CHARS`; a shorter entry, and prose after entries, under the heading above it (one heading for a run of them)."
+    marks = sorted([*((at, level) for at, level, _ in heads), *((at, (own or back)[0]) for at, own, back in entries)])
+    def size(at, level):
+        end = next((a for a, l in marks if a > at and l <= level), len(out))
+        return sum(map(len, out[at:end]))
+    merged, kept = sorted([*((at, 0, (level, title)) for at, level, title in heads),
+                           *((at, 1, own if own and size(at, own[0]) >= MAN_ENTRY_CHARS else back) for at, own, back in entries)]), []
+    for at, _, (level, title) in merged:
+        if title is not None and (not kept or kept[-1][1:] != (level, title)): kept.append((at, level, title))
+    return kept
 
 def man_sections(text:str, # a page as groff laid it out (`render_man`)
                 ) -> tuple[str | None, list[tuple[str | None, str]]]:
-    "A laid-out page cut at its section headings (at the margin) and subsection headings (indented less than the text): (its first section's first paragraph, the NAME line, as title where it is short; [(title path, text)]). Header and footer dropped, examples fenced, each tag joined to its description."
+    "A laid-out page cut at its section headings (at the margin) and subsection headings (indented less than the text): (its first section's first paragraph, the NAME line, as title where it is short; [(title path, text)]). Header and footer dropped, examples fenced, each tag joined to its description, and an option or term described at length a subsection (`OPTIONS > -L, --location`)."
     lines = text.split("\n")
     if len(edges := [i for i, l in enumerate(lines) if l.strip()]) > 2: lines = lines[edges[0] + 1:edges[-1]]   # one header, one footer: one long page
     shown = [l for l in lines if l.strip()]
     body = min((_indent(b) for a, b in zip(shown, shown[1:]) if not _indent(a) and _indent(b)), default=1)   # where text starts under a heading
-    lines, out, heads, fence, joined = _fenced_examples(lines), [], [], False, False
+    lines, out, heads, entries, fence, joined = _fenced_examples(lines), [], [], [], False, False
+    above, stack, bare = (1, None), [], None   # above: the heading the text is under; stack: the entries open, (indent, level, tag); bare: where an option stands alone on its line over the next (wget's "-c" over "--continue")
+    def enter(at, indent, tag):   # an entry's tag at `indent` closes those at its indent or deeper and opens one below the entry or heading left
+        while stack and stack[-1][0] >= indent: stack.pop()
+        back = stack[-1][1:] if stack else above
+        entries.append((at, (back[0] + 1, tag), back)); stack.append((indent, back[0] + 1, tag))
     for line, after in zip(lines, lines[1:] + [""]):
         if joined: joined = False; continue
         fence ^= line == "```"
         if fence or line == "```": out.append(line)
-        elif line.strip() and _indent(line) < body: heads.append((len(out), 1 if not _indent(line) else 2, line.strip())); out.append(line.strip())
-        elif joined := _is_tag(line, after): out.append(f"{line.strip()}  {after.strip()}")
-        else: out.append(line.strip())
+        elif line.strip() and _indent(line) < body:
+            above, stack = (1 if not _indent(line) else 2, line.strip()), []
+            heads.append((len(out), *above)); out.append(line.strip())
+        elif joined := _is_tag(line, after):
+            enter(*((bare, _indent(line), f"{out[bare]}, {line.strip()}") if bare == len(out) - 1 else (len(out), _indent(line), line.strip())))
+            out.append(f"{line.strip()}  {after.strip()}")
+        else:
+            if m := _INLINE_TAG.match(line): enter(len(out), _indent(line), m.group(1))
+            elif _BARE_OPTION.fullmatch(line): bare = len(out)
+            elif line.strip() and stack and stack[-1][0] >= _indent(line):   # prose as far out as an entry's tag: the entries end there
+                while stack and stack[-1][0] >= _indent(line): stack.pop()
+                entries.append((len(out), None, stack[-1][1:] if stack else above))
+            out.append(line.strip())
     first = "\n".join(out[heads[0][0] + 1:heads[1][0] if len(heads) > 1 else None]).strip().split("\n\n")[0] if heads else ""
-    return (" ".join(first.split()) if 0 < len(first) <= MAN_TITLE_CHARS else None), _cut(out, heads)
+    return (" ".join(first.split()) if 0 < len(first) <= MAN_TITLE_CHARS else None), _cut(out, _with_entries(heads, entries, out))
 
 # %% ../nbs/05_formats.ipynb #847ad94b
 def load_man(path:Path) -> list[Page]:

@@ -582,13 +582,13 @@ def decode_text(path:Path, # the file, named in errors
 
 # %% ../nbs/04_loaders.ipynb #4c689952
 def _cut(lines:list[str], # a text file's lines
-         heads:list[tuple[int, int, str]], # its headings of level 1 and 2: (line where it starts, level, title), in order
+         heads:list[tuple[int, int, str]], # its headings: (line where it starts, level from 1, title), in order
         ) -> list[tuple[str | None, str]]:
     "Cut `lines` where each heading starts: [(title path, text)], short pieces glued to a neighbour."
     parts, path, start = [], (), 0
     for at, level, title in heads:
         parts.append((" > ".join(path) or None, "\n".join(lines[start:at]) + "\n")); start = at   # a piece too short to stand alone joins the next on a line of its own
-        path = (title,) if level == 1 else path[:1] + (title,)
+        path = path[:level - 1] + (title,)
     parts.append((" > ".join(path) or None, "\n".join(lines[start:])))
     return _merge_short(parts)
 
@@ -1214,7 +1214,7 @@ register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", ve
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
 register_format((".vtt", ".srt"), Format("text", "self_rag.formats:load_transcript"))
-register_format((".man",), Format("text", "self_rag.formats:load_man"))   # and `ls.1`, `openssl-req.1ssl` when they hold roff: `is_man_page`
+register_format((".man",), Format("text", "self_rag.formats:load_man", version=2))   # and `ls.1`, `openssl-req.1ssl` when they hold roff (`is_man_page`); 2: options described at length as subsections
 register_format((".png", ".jpg", ".jpeg", ".tif", ".tiff"), Format("image", "self_rag.formats:load_image", True))
 register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)
 SUPPORTED_SUFFIXES = tuple(_FORMATS)
