@@ -8,12 +8,12 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'STATS_FORMAT', '
            'TAIL_SHARE', 'OTHER_DOCUMENTS', 'TERM_LINES', 'NEIGHBOUR_WEIGHT', 'RetrievalDecision', 'RelevanceGrade',
            'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model', 'is_transient', 'backoff_delays',
            'retry_after', 'arithmetic', 'acknowledges', 'chat_reply', 'offline_decision', 'stable_key', 'TermStats',
-           'forget_stats', 'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'is_table_row', 'table_units',
-           'listing_parts', 'units', 'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence',
-           'file_format', 'own_names', 'is_common', 'question_names', 'question_phrases', 'absent_names', 'asked_thing',
-           'names_thing', 'refusal', 'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate',
-           'answer_claims', 'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields',
-           'offline_reply', 'LLM']
+           'forget_stats', 'collection_stats', 'code_tokens', 'Unit', 'is_code_line', 'line_pieces', 'is_table_row',
+           'table_units', 'listing_parts', 'units', 'dense_similarities', 'term_evidence', 'evidence_score',
+           'relevance_evidence', 'file_format', 'own_names', 'is_common', 'question_names', 'question_phrases',
+           'absent_names', 'asked_thing', 'names_thing', 'refusal', 'offline_relevance', 'unit_scores',
+           'with_neighbours', 'offline_generate', 'answer_claims', 'offline_support', 'offline_usefulness',
+           'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
 import ast, difflib, functools, hashlib, html, itertools, json, logging, math, mimetypes, operator, os, re, shutil, threading, time, weakref, zipfile
@@ -28,7 +28,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from .config import Settings
 from .results import LLMCall
 from .store import catalog
-from .text import ADORNMENT, CODE_FENCE, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, one_line, sentences, stem, word_pieces
+from .text import ADORNMENT, CODE_FENCE, MAX_SENTENCE_WORDS, MIN_SENTENCE_WORDS, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, one_line, sentences, stem, word_pieces
 
 # %% ../nbs/14_llm.ipynb #c95d37c3
 def _upper(v): return v.strip().upper() if isinstance(v, str) else v
@@ -421,14 +421,26 @@ _LIST_ITEM = re.compile(rf"^\s*(?:{_OPTION_NAME}(?:,\s*{_OPTION_NAME})*|\$\{{[^}
 _RUNS_ON = re.compile(r"(?:,|\band|\bor)\s*$")   # an item that goes on in the next: "Extract elements X[1,3] as a vector, and"
 _ENUMERATED = re.compile(r"\((?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})\)\s+[A-Z]")   # "(12) I deleted a lot of data...": a numbered sentence of its own (a FAQ's question)
 
+def line_pieces(sentence:str, # one sentence, its line breaks kept
+               ) -> list[str]:
+    "A sentence longer than `MAX_SENTENCE_WORDS` cut into pieces of whole lines (up to that many words each; a longer line in `word_pieces`), so that a run of table rows or list lines without a full stop is cut between rows, not inside one."
+    lines = [l.split() for l in sentence.splitlines() if l.strip()]
+    if sum(map(len, lines)) <= MAX_SENTENCE_WORDS: return word_pieces(sentence)
+    pieces = [[]]
+    for words in lines:
+        if pieces[-1] and len(pieces[-1]) + len(words) > MAX_SENTENCE_WORDS: pieces.append([])
+        pieces[-1] += words
+    if len(pieces) > 1 and len(pieces[-1]) < MIN_SENTENCE_WORDS: tail = pieces.pop(); pieces[-1] += tail   # a tail too short to count goes with the piece before
+    return [p for piece in pieces for p in word_pieces(" ".join(piece))]
+
 def _prose_units(text:str,
                  closed:bool=True, # nothing but a new item, a blank line or the passage's end follows (not code the text leads into)
                 ) -> list[Unit]:
     "The units of a run of prose; an item of a list keeps its marker (\"2.\", \"-\") and starts a sentence (so does a numbered one, \"(12) I deleted...\"; another that opens with a parenthesis goes on the one before), and ends one where it is `closed` and does not run on, as do a numbered row (\"72596 not recognizing __libc_malloc\") and an option with its description on a line (\"-s, --symbolic-link make symbolic links\")."
     m = _BULLET.match(text)
     out = []
-    for s in re.split(rf"{SENTENCE_BREAK.pattern}|\s+(?=•\s)", one_line(text[m.end():] if m else text)):
-        pieces = word_pieces(s)
+    for s in re.split(rf"{SENTENCE_BREAK.pattern}|\s+(?=•\s)", (text[m.end():] if m else text).strip()):
+        pieces = line_pieces(s)
         out += [Unit(p, False, k == len(pieces) - 1 and p.rstrip("\"')”").endswith((".", "!", "?")), k == 0 and not (p[0].islower() or p[0] in ",;" or p[0] == "(" and not _ENUMERATED.match(p)))
                 for k, p in enumerate(pieces) if len(p.split()) >= 3]
     if out and m: out[0] = out[0]._replace(text=f"{m.group(0).strip()} {out[0].text}", starts=True)
@@ -516,7 +528,7 @@ def units(text:str) -> list[Unit]:
     "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it. A Markdown code block is one unit, its lines as they are, with its fences; a long one, a unit per part (`_block_units`). An underlined heading is a unit of its own; its underline, like a rule, is no unit."
     out, prose, code, table, depth, after = [], [], [], [], 0, ""   # depth: the brackets the run of code leaves open; after: the line before
     def flush_prose(closed:bool, whole:bool=False):   # closed: by the next item, or, for an item of one line, by a blank line or the passage's end (not a page break mid-sentence); whole: a heading, or what comes before one
-        out.extend(_prose_units(" ".join(prose), closed)); prose.clear()
+        out.extend(_prose_units("\n".join(prose), closed)); prose.clear()
         if whole and out: out[-1] = out[-1]._replace(ends=True)
     def flush_lines():   # the run of code or table rows; inside a sentence ("use\n#define X\nto ensure ...") it does not start one
         nonlocal depth
@@ -579,10 +591,14 @@ def dense_similarities(embedder, # a `DenseEmbedder`, or None
     return _vectors(embedder, texts) @ _vectors(embedder, [question], query=True)[0]
 
 # %% ../nbs/14_llm.ipynb #1007d42a
+def _code_at(token:str) -> re.Pattern:
+    "Where a code token stands in lower-case text: a name or an option where a token starts, not inside one (`-i` is not in `node-induced`, nor `table()` in `read.table()`)."
+    return re.compile(("(?<![\\w-])" if token[0].isalnum() or token[0] in "_-" else "") + re.escape(token))
+
 @functools.lru_cache(maxsize=64)
-def _question_terms(question:str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    "The question's distinct content terms and its code tokens, worked out once per question: every passage and sentence is weighed against them (a 100 KB question has 14,000 words to stem)."
-    return tuple(dict.fromkeys(content_terms(question))), tuple(code_tokens(question))
+def _question_terms(question:str) -> tuple[tuple[str, ...], tuple[re.Pattern, ...]]:
+    "The question's distinct content terms and where its code tokens stand, worked out once per question: every passage and sentence is weighed against them (a 100 KB question has 14,000 words to stem)."
+    return tuple(dict.fromkeys(content_terms(question))), tuple(map(_code_at, code_tokens(question)))
 
 def term_evidence(question:str, text:str, stats:Optional[TermStats]=None) -> tuple[float, Optional[float]]:
     "The rarity-weighted share of the question's terms that `text` holds, and the share of its code tokens found exactly (None: it has none)."
@@ -590,7 +606,7 @@ def term_evidence(question:str, text:str, stats:Optional[TermStats]=None) -> tup
     w = {t: stats.idf(t) if stats else 1.0 for t in q}
     terms = sum(w[t] for t in q if t in have) / sum(w.values()) if q and sum(w.values()) > 0 else 0.0
     low = (text or "").lower()
-    return terms, (sum(c in low for c in codes) / len(codes) if codes else None)
+    return terms, (sum(bool(c.search(low)) for c in codes) / len(codes) if codes else None)
 
 # %% ../nbs/14_llm.ipynb #ef9cf47f
 CODE_WEIGHT = 0.25
