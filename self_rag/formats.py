@@ -694,8 +694,9 @@ def _is_tag(line:str, after:str) -> bool:
 
 # %% ../nbs/05_formats.ipynb #42472bfd
 MAN_TITLE_CHARS = 200   # a NAME line is one; a page without one does not get its first paragraph as a title
-MAN_ENTRY_CHARS = 200   # an option or term described at least this long is a subsection of its own
+MAN_ENTRY_CHARS = 80   # an option or term described at least this long is a subsection of its own
 _INLINE_TAG = re.compile(r"\s*(--?[A-Za-z][\w-]*)\s{2,}\S")   # "-H     Do not follow...": a short option, its description on the same line
+_LISTED_OPTION = re.compile(r"\s*[○•◦▪·]\s+(--?[A-Za-z].{0,78}?):?\s*")   # "○   --raw-output / -r:" over its description, a blank line between (jq's page)
 _BARE_OPTION = re.compile(r"\s*--?[A-Za-z][\w-]*(?:[ =]\S+)?")   # an option alone on its line (with its argument), the next tag its other name
 
 def _with_entries(heads:list[tuple[int, int, str]], # the page's headings: (line, level, title)
@@ -725,7 +726,7 @@ def man_sections(text:str, # a page as groff laid it out (`render_man`)
         while stack and stack[-1][0] >= indent: stack.pop()
         back = stack[-1][1:] if stack else above
         entries.append((at, (back[0] + 1, tag), back)); stack.append((indent, back[0] + 1, tag))
-    for line, after in zip(lines, lines[1:] + [""]):
+    for k, (line, after) in enumerate(zip(lines, lines[1:] + [""])):
         if joined: joined = False; continue
         fence ^= line == "```"
         if fence or line == "```": out.append(line)
@@ -737,6 +738,7 @@ def man_sections(text:str, # a page as groff laid it out (`render_man`)
             out.append(f"{line.strip()}  {after.strip()}")
         else:
             if m := _INLINE_TAG.match(line): enter(len(out), _indent(line), m.group(1))
+            elif (m := _LISTED_OPTION.fullmatch(line)) and _indent(next((l for l in lines[k + 1:] if l.strip()), "")) > _indent(line): enter(len(out), _indent(line), m.group(1))
             elif _BARE_OPTION.fullmatch(line): bare = len(out)
             elif line.strip() and stack and stack[-1][0] >= _indent(line):   # prose as far out as an entry's tag: the entries end there
                 while stack and stack[-1][0] >= _indent(line): stack.pop()

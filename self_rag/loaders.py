@@ -1214,7 +1214,7 @@ register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", ve
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
 register_format((".vtt", ".srt"), Format("text", "self_rag.formats:load_transcript"))
-register_format((".man",), Format("text", "self_rag.formats:load_man", version=2))   # and `ls.1`, `openssl-req.1ssl` when they hold roff (`is_man_page`); 2: options described at length as subsections
+register_format((".man",), Format("text", "self_rag.formats:load_man", version=3))   # and `ls.1`, `openssl-req.1ssl` when they hold roff (`is_man_page`); 2: options described at length as subsections; 3: bulleted ones too
 register_format((".png", ".jpg", ".jpeg", ".tif", ".tiff"), Format("image", "self_rag.formats:load_image", True))
 register_format(tuple(CODE_LANGUAGES), CODE_FORMAT)
 SUPPORTED_SUFFIXES = tuple(_FORMATS)
