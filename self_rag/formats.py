@@ -738,7 +738,7 @@ def man_sections(text:str, # a page as groff laid it out (`render_man`)
             out.append(f"{line.strip()}  {after.strip()}")
         else:
             if m := _INLINE_TAG.match(line): enter(len(out), _indent(line), m.group(1))
-            elif (m := _LISTED_OPTION.fullmatch(line)) and _indent(next((l for l in lines[k + 1:] if l.strip()), "")) > _indent(line): enter(len(out), _indent(line), m.group(1))
+            elif (m := _LISTED_OPTION.fullmatch(line)) and _indent(next((lines[j] for j in range(k + 1, len(lines)) if lines[j].strip()), "")) > _indent(line): enter(len(out), _indent(line), m.group(1))
             elif _BARE_OPTION.fullmatch(line): bare = len(out)
             elif line.strip() and stack and stack[-1][0] >= _indent(line):   # prose as far out as an entry's tag: the entries end there
                 while stack and stack[-1][0] >= _indent(line): stack.pop()

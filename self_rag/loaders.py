@@ -431,7 +431,8 @@ def _spaced(tp:pypdfium2.PdfTextPage, text:str) -> str:
     cuts = []
     for i in range(n - 1):
         if text[i].isspace() or text[i + 1].isspace() or right[i] <= left[i] or right[i + 1] <= left[i + 1]: continue
-        gap, size = left[i + 1] - right[i], pdfium_c.FPDFText_GetFontSize(raw, i)
+        if (gap := left[i + 1] - right[i]) <= 0: continue   # most glyphs touch or overlap: no font size asked for
+        size = pdfium_c.FPDFText_GetFontSize(raw, i)
         if (gap > WORD_GAP * size > 0 and abs(bottom[i + 1] - bottom[i]) < size / 2
             and not pdfium_c.FPDFText_IsGenerated(raw, i) and not pdfium_c.FPDFText_IsGenerated(raw, i + 1)): cuts.append(i + 1)
     return " ".join(text[a:b] for a, b in zip([0, *cuts], [*cuts, n]))
