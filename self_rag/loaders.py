@@ -26,20 +26,21 @@ from .config import Settings
 from .text import ADORNMENT, code_blocks, in_code
 
 # %% auto #0
-__all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS', 'CODE_LANGUAGES',
-           'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'TEXT_VERSION', 'ICON_PIXELS', 'PAGE_ASSETS',
-           'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS', 'Page', 'LoadError', 'UnreadablePathError',
-           'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError',
-           'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError',
-           'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless',
-           'PdfminerPages', 'outline_starts', 'split_at_headings', 'contents_entries', 'contents_starts',
-           'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status',
-           'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections', 'rendered_markdown', 'rst_sections',
-           'changelog_sections', 'release_sections', 'adoc_sections', 'latex_sections', 'org_markdown', 'info_examples',
-           'info_sections', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org',
-           'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page',
-           'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
-           'load_document', 'is_icon', 'page_assets', 'holds_text', 'renditions', 'find_documents']
+__all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS',
+           'FAQ_QUESTION_CHARS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES',
+           'TEXT_VERSION', 'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS', 'Page',
+           'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError',
+           'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError',
+           'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
+           'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
+           'contents_entries', 'contents_starts', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
+           'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections',
+           'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections', 'adoc_sections',
+           'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'asks_in_bold', 'html_sections',
+           'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
+           'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
+           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon', 'page_assets',
+           'holds_text', 'renditions', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -920,7 +921,7 @@ class _Block:
     start: int         # where its text starts in the parser's output (pieces, characters, headings)
     size: int
     headings: int
-    counts: tuple      # the parser's (letters, letters in links, links) when it opened
+    counts: tuple      # the parser's (letters, letters in links, links, letters in bold) when it opened
     marked: bool       # navigation by its tag or attributes
     run: int = 0       # the most words in a row outside links inside it
     aside: bool = False # an admonition: its heading ("Note") heads no section
@@ -929,6 +930,12 @@ class _Block:
 def _ends_sentence(text:str) -> bool:
     "Four words or more ending with a full stop or an exclamation mark: a sentence, which navigation never is (a question may be a contents entry)."
     return text.rstrip().endswith((".", "!")) and len(text.split()) >= 4
+
+FAQ_QUESTION_CHARS = 300   # a paragraph in bold longer than this is no question heading its answer
+
+def asks_in_bold(text:str) -> bool:
+    "Whether a paragraph set in bold alone is a question that heads its answer, as an FAQ sets them (`(12) I deleted a lot of data... Is this a bug?`): it ends with a question mark and is short."
+    return 0 < len(t := " ".join(text.split())) <= FAQ_QUESTION_CHARS and t.endswith("?")
 
 class _HTMLText(HTMLParser):
     "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
@@ -948,7 +955,8 @@ class _HTMLText(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.out, self.title, self.skip, self.pre, self.in_title = [], [], 0, 0, False
         self.size, self.headings = 0, []  # characters written; (level, start, end) of each heading in `text()`
-        self.navigation, self.frames, self.in_link, self.counts = navigation, [], 0, [0, 0, 0]   # letters, letters in links, links
+        self.navigation, self.frames, self.in_link, self.counts = navigation, [], 0, [0, 0, 0, 0]   # letters, letters in links, links, letters in bold
+        self.bold, self.asked = 0, []   # <b> and <strong> open; (start, end) of each paragraph that is a question in bold alone (an FAQ's, `asks_in_bold`)
         self.run = 0   # words in a row outside links, in this block
         self.cells, self.in_cell, self.row_at = 0, 0, 0   # cells opened in this table row; depth inside a cell; where the row began in `out`
         self.self_link = None   # where the text of an open link to a place on this page began: a "¶" or "#" beside a heading is dropped
@@ -969,7 +977,8 @@ class _HTMLText(HTMLParser):
         if at is None: return
         b = self.frames[at]
         del self.frames[at:]
-        letters, linked, links = (now - was for now, was in zip(self.counts, b.counts))
+        letters, linked, links, bolded = (now - was for now, was in zip(self.counts, b.counts))
+        if tag == "p" and not self.skip and letters and bolded == letters and not self._flat() and asks_in_bold("".join(self.out[b.start:])): self.asked.append((b.size, self.size))
         if self.navigation or not (b.marked or links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS and not _ends_sentence("".join(self.out[b.start:]))): return
         del self.out[b.start:], self.headings[b.headings:]
         self.size, self.counts = b.size, list(b.counts)   # the blocks around it count it no more
@@ -985,6 +994,7 @@ class _HTMLText(HTMLParser):
         if tag in self.SKIP: self.skip += 1 if opening else -1 if self.skip else 0
         elif tag == "title": self.in_title = opening
         elif tag == "pre": self.pre += 1 if opening else -1 if self.pre else 0
+        elif tag in ("b", "strong"): self.bold += 1 if opening else -1 if self.bold else 0
         heading = self.HEADING.fullmatch(tag) and not self.skip
         if heading and not opening and self.headings and self.headings[-1][2] is None: self.headings[-1] = (*self.headings[-1][:2], self.size)
         if tag in self.CELL: self._cell(opening)
@@ -1038,7 +1048,7 @@ class _HTMLText(HTMLParser):
         if self.skip: return
         if self.in_title: self.title.append(data); return
         n = sum(map(str.isalnum, data))
-        self.counts[0] += n; self.counts[1] += n if self.in_link else 0
+        self.counts[0] += n; self.counts[1] += n if self.in_link else 0; self.counts[3] += n if self.bold else 0
         if not self.in_link and (words := len(data.split())):
             self.run += words
             for b in self.frames: b.run = max(b.run, self.run)
@@ -1072,10 +1082,10 @@ def _title_names(page_title:str, heading:str) -> bool:
 def html_sections(html:str, # an HTML page, or an EPUB chapter's XHTML
                   title:str | None=None, # the first title of every path (an EPUB chapter's entry in its table of contents); None: the page's `<title>`, until an `h1` takes its place
                  ) -> tuple[str | None, list[tuple[str | None, str]]]:
-    "(the page's `<title>`, [(section path, cleaned text)]) of an HTML page cut at its h1-h3 headings."
+    "(the page's `<title>`, [(section path, cleaned text)]) of an HTML page cut at its h1-h3 headings and at the questions an FAQ sets in bold paragraphs."
     p, parts, pos = _parsed(html), [], 0
     text, page_title = p.text(), " ".join("".join(p.title).split()) or None
-    cuts = [(level, start, end) for level, start, end in p.headings if level <= 3 and end is not None]
+    cuts = sorted([(level, start, end) for level, start, end in p.headings if level <= 3 and end is not None] + [(4, start, end) for start, end in p.asked], key=lambda c: c[1])   # an FAQ's questions in bold under the h1-h3 above them
     heads = [(0, title)] if title else [(1, page_title)] if page_title else []   # the page's title ranks as an h1: the first h1 replaces it
     for level, start, end in cuts:
         parts.append((heads, text[pos:start])); pos = start
@@ -1202,7 +1212,7 @@ register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
-register_format((".html", ".htm"), Format("text", load_html, version=8))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script
+register_format((".html", ".htm"), Format("text", load_html, version=9))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script; 9: an FAQ's questions in bold as headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
@@ -1210,7 +1220,7 @@ register_format((".pptx",), Format("slides", "self_rag.formats:load_pptx", True)
 register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
-register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=8))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4-8: as HTML 5-8
+register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=9))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4-9: as HTML 5-9
 register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=4))   # 2: its Markdown read as rendered; 3: its HTML tags too; 4: as Markdown 5 (a fence inside a longer one, a tilde underline)
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
