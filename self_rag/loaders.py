@@ -420,19 +420,22 @@ def _open_pdfium(path:Path) -> pypdfium2.PdfDocument:
         raise CorruptPdfError(path, f"PDFium cannot read it ({e}): the file is damaged. Get a fresh copy or repair it (e.g. `qpdf in.pdf out.pdf`)") from e
 
 # %% ../nbs/04_loaders.ipynb #bb3dcc79
-WORD_GAP = 0.235  # a gap between two glyphs of a line wider than this share of the font size is a word space
+WORD_GAP = 0.235  # a gap between two glyphs of a line wider than its usual gap by this share of the font size is a word space
 
 def _spaced(tp:pypdfium2.PdfTextPage, text:str) -> str:
-    "`text`, PDFium's text of `tp`, with a space where two glyphs of one line stand a word's gap apart and PDFium put none."
+    "`text`, PDFium's text of `tp`, with a space where two glyphs of one line stand a word's gap apart (beyond the line's usual gap) and PDFium put none."
     raw, n = tp.raw, len(text)
     if pdfium_c.FPDFText_CountChars(raw) != n: return text   # a character outside the BMP: the indexes do not map one to one
     box, left, right, bottom = pdfium_c.FS_RECTF(), [0.0] * n, [0.0] * n, [0.0] * n
     for i in range(n):
         if pdfium_c.FPDFText_GetLooseCharBox(raw, i, box): left[i], right[i], bottom[i] = box.left, box.right, box.bottom
+    pairs = [i for i in range(n - 1) if not (text[i].isspace() or text[i + 1].isspace()) and right[i] > left[i] and right[i + 1] > left[i + 1]]
+    line, gaps = list(itertools.accumulate(c == "\n" for c in text)), {}
+    for i in pairs: gaps.setdefault(line[i], []).append(left[i + 1] - right[i])
+    usual = {k: max(0.0, sorted(g)[len(g) // 2]) for k, g in gaps.items()}   # the line's median gap: 0, or the spacing of letter-spaced text
     cuts = []
-    for i in range(n - 1):
-        if text[i].isspace() or text[i + 1].isspace() or right[i] <= left[i] or right[i + 1] <= left[i + 1]: continue
-        if (gap := left[i + 1] - right[i]) <= 0: continue   # most glyphs touch or overlap: no font size asked for
+    for i in pairs:
+        if (gap := left[i + 1] - right[i] - usual[line[i]]) <= 0: continue   # most glyphs touch or overlap: no font size asked for
         size = pdfium_c.FPDFText_GetFontSize(raw, i)
         if (gap > WORD_GAP * size > 0 and abs(bottom[i + 1] - bottom[i]) < size / 2
             and not pdfium_c.FPDFText_IsGenerated(raw, i) and not pdfium_c.FPDFText_IsGenerated(raw, i + 1)): cuts.append(i + 1)
@@ -1204,7 +1207,7 @@ def code_language(path:Path) -> str | None:
 CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
-register_format((".pdf",), Format("pdf", load_pdf, True, version=4))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed
+register_format((".pdf",), Format("pdf", load_pdf, True, version=5))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed; 5: not inside letter-spaced words
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
 register_format((".txt", ".text"), Format("text", load_text, version=6))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252)
 register_format((".rst", ".rest"), Format("text", load_text, version=5))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4, 5: as .txt 5, 6
