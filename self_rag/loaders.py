@@ -126,6 +126,7 @@ def where(page:Page, # where the text starts
 # %% ../nbs/04_loaders.ipynb #fcf4ec3f
 _DROP = dict.fromkeys([*range(0, 9), *range(11, 32), 0x7f, 0xad, 0x200b, 0xfeff])
 _HYPHENS = {0x2010: "-", 0x2011: "-", 0x2212: "-"}   # hyphen, non-breaking hyphen, minus sign
+_RETYPED = _DROP | _HYPHENS   # what `clean_text` drops or replaces, one table built once
 _DOUBLE_DASH = re.compile(r"(?<![^\s(\[\"'“‘=])\u2013(?=[^\W\d_])")   # an en dash opening a word: a "--" made typographic
 
 def _squeeze(text:str) -> str: return re.sub(r"(?<=\S) {2,}", " ", text)
@@ -133,7 +134,7 @@ def _squeeze(text:str) -> str: return re.sub(r"(?<=\S) {2,}", " ", text)
 def clean_text(text:str) -> str:
     "NFKC, typeset dashes back to hyphens, no control characters, single spaces inside lines (but in code blocks), at most one blank line in a row."
     text = unicodedata.normalize("NFKC", text).replace("\r\n", "\n").replace("\r", "\n")
-    text = text.replace("\f", "\n\n").replace("\t", " ").translate(_DROP | _HYPHENS)
+    text = text.replace("\f", "\n\n").replace("\t", " ").translate(_RETYPED)
     text = _DOUBLE_DASH.sub("--", text)
     kept, pos = [], 0   # the text with its runs of spaces squeezed, but in code blocks
     for a, b in code_blocks(text):
