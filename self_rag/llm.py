@@ -9,7 +9,7 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'STATS_FORMAT', '
            'RetrievalDecision', 'RelevanceGrade', 'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model',
            'is_transient', 'backoff_delays', 'retry_after', 'arithmetic', 'acknowledges', 'chat_reply',
            'offline_decision', 'stable_key', 'TermStats', 'forget_stats', 'collection_stats', 'code_tokens', 'Unit',
-           'is_code_line', 'line_pieces', 'is_table_row', 'table_units', 'listing_parts', 'units', 'dense_similarities',
+           'is_code_line', 'is_table_row', 'table_units', 'listing_parts', 'units', 'dense_similarities',
            'term_evidence', 'evidence_score', 'relevance_evidence', 'file_format', 'own_names', 'is_common',
            'question_names', 'question_phrases', 'absent_names', 'asked_thing', 'names_thing', 'refusal',
            'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims',
@@ -28,7 +28,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from .config import Settings
 from .results import LLMCall
 from .store import catalog
-from .text import ADORNMENT, CODE_FENCE, MAX_SENTENCE_WORDS, MIN_SENTENCE_WORDS, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, one_line, sentences, stem, word_pieces
+from .text import ADORNMENT, CODE_FENCE, MAX_SENTENCE_WORDS, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, line_pieces, one_line, sentences, stem
 
 # %% ../nbs/14_llm.ipynb #c95d37c3
 def _upper(v): return v.strip().upper() if isinstance(v, str) else v
@@ -422,18 +422,6 @@ _RUNS_ON = re.compile(r"(?:,|\band|\bor)\s*$")   # an item that goes on in the n
 _ENUMERATED = re.compile(r"\((?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})\)\s+[A-Z]")   # "(12) I deleted a lot of data...": a numbered sentence of its own (a FAQ's question)
 
 RUN_ON_WORDS = 3 * MAX_SENTENCE_WORDS   # lines without a full stop for longer than this are rows (a table's, a list's), not a sentence: each piece of them stands alone
-
-def line_pieces(sentence:str, # one sentence, its line breaks kept
-               ) -> list[str]:
-    "A sentence longer than `MAX_SENTENCE_WORDS` cut into pieces of whole lines (up to that many words each; a longer line in `word_pieces`), so that a run of table rows or list lines without a full stop is cut between rows, not inside one."
-    lines = [l.split() for l in sentence.splitlines() if l.strip()]
-    if sum(map(len, lines)) <= MAX_SENTENCE_WORDS: return word_pieces(sentence)
-    pieces = [[]]
-    for words in lines:
-        if pieces[-1] and len(pieces[-1]) + len(words) > MAX_SENTENCE_WORDS: pieces.append([])
-        pieces[-1] += words
-    if len(pieces) > 1 and len(pieces[-1]) < MIN_SENTENCE_WORDS: tail = pieces.pop(); pieces[-1] += tail   # a tail too short to count goes with the piece before
-    return [p for piece in pieces for p in word_pieces(" ".join(piece))]
 
 def _prose_units(text:str,
                  closed:bool=True, # nothing but a new item, a blank line or the passage's end follows (not code the text leads into)

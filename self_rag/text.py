@@ -5,8 +5,8 @@
 # %% auto #0
 __all__ = ['STOPWORDS', 'SENTENCE_BREAK', 'CODE_FENCE', 'ADORNMENT', 'RULE_TILDES', 'MAX_SENTENCE_WORDS', 'MIN_SENTENCE_WORDS',
            'CITATION', 'PART_HEADING', 'american', 'other_spellings', 'stem', 'content_terms', 'coverage',
-           'fence_blocks', 'in_code', 'open_fence', 'code_blocks', 'word_pieces', 'sentences', 'one_line', 'shorten',
-           'page_list', 'check_question', 'Split', 'split_question', 'part_heading']
+           'fence_blocks', 'in_code', 'open_fence', 'code_blocks', 'word_pieces', 'line_pieces', 'sentences',
+           'one_line', 'shorten', 'page_list', 'check_question', 'Split', 'split_question', 'part_heading']
 
 # %% ../nbs/01_text.ipynb #c0dd333f
 import functools, itertools, re
@@ -145,6 +145,19 @@ def word_pieces(text:str, # one sentence
     cuts = [*range(0, len(w), n)]
     if len(cuts) > 1 and len(w) - cuts[-1] < MIN_SENTENCE_WORDS: cuts.pop()
     return [" ".join(w[i:j]) for i, j in zip(cuts, [*cuts[1:], len(w)])]
+
+# %% ../nbs/01_text.ipynb #b1acc4dc
+def line_pieces(sentence:str, # one sentence, its line breaks kept
+               ) -> list[str]:
+    "A sentence longer than `MAX_SENTENCE_WORDS` cut into pieces of whole lines (up to that many words each; a longer line in `word_pieces`), so that a run of table rows or list lines without a full stop is cut between rows, not inside one."
+    lines = [l.split() for l in sentence.splitlines() if l.strip()]
+    if sum(map(len, lines)) <= MAX_SENTENCE_WORDS: return word_pieces(sentence)
+    pieces = [[]]
+    for words in lines:
+        if pieces[-1] and len(pieces[-1]) + len(words) > MAX_SENTENCE_WORDS: pieces.append([])
+        pieces[-1] += words
+    if len(pieces) > 1 and len(pieces[-1]) < MIN_SENTENCE_WORDS: tail = pieces.pop(); pieces[-1] += tail   # a tail too short to count goes with the piece before
+    return [p for piece in pieces for p in word_pieces(" ".join(piece))]
 
 # %% ../nbs/01_text.ipynb #03dabd12
 def sentences(text:str, # any text
