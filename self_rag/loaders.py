@@ -341,18 +341,30 @@ def _own_number(line:str, own:set[str]) -> str | None:
     if words and (words[0] in own or words[-1] in own): return "end"
     return "inside" if set(re.findall(r"[0-9]+|\b[ivxlcdm]+\b", line.lower())) & own else None
 
+# %% ../nbs/04_loaders.ipynb #b1864292
+_NUMBERING = re.compile(r"(?:\d+|[a-z]|[ivxlc]+)(?:\.(?:\d+|[a-z]))*[.:]?|chapter|appendix|part|section")   # a lower-case word that numbers a heading: "2.3", "a.1", "iv.", "9:", "chapter"
+
+def _names_section(line:str, own:set[str], titles:set[str]) -> bool:
+    "Whether `line` is one of the document's heading `titles` (lower case), maybe after up to two words of its number (`2.3`, `Chapter 9:`), then its page's own number: a running header that names the section the page is in."
+    words = line.lower().split()
+    if len(words) < 2 or words[-1] not in own: return False
+    rest = words[:-1]
+    return any(" ".join(rest[k:]) in titles and all(map(_NUMBERING.fullmatch, rest[:k])) for k in range(min(3, len(rest))))
+
 # %% ../nbs/04_loaders.ipynb #4cb7f245
 def page_furniture(texts:list[str], # the texts of a run of pages
                    numbers:list[set[str]], # each page's own numbers, lower case: its physical number and printed label
+                   titles:set[str]=frozenset(), # the document's heading titles, lower case, spaces single
                   ) -> set[str]:
     "Shapes of the running headers and footers among these pages' edge lines (see above)."
-    seen, paged, ended = Counter(), Counter(), Counter()
+    seen, paged, ended, named = Counter(), Counter(), Counter(), set()
     for text, own in zip(texts, numbers):
         lines = text.splitlines()
         for s, line in {_shape(lines[i], own): lines[i] for i in _edges(lines)}.items():
             at = _own_number(line, own)
             seen[s] += 1; paged[s] += at is not None; ended[s] += at == "end"
-    return {s for s, k in seen.items() if len(s) <= 120 and (paged[s] >= 3 or ended[s] >= 2 or k >= max(3, len(texts) / 2))}
+            if titles and _names_section(line, own, titles): named.add(s)
+    return named | {s for s, k in seen.items() if len(s) <= 120 and (paged[s] >= 3 or ended[s] >= 2 or k >= max(3, len(texts) / 2))}
 
 # %% ../nbs/04_loaders.ipynb #f0872e08
 def furniture_lines(text:str, # a page's text
@@ -544,12 +556,13 @@ def pdf_windows(path:Path, # the PDF
     vocab, furniture, current, ocr, found = set(), set(), (), True, False
     try:
         starts = starts or _printed_contents(path, pdf, labels)
+        titles = {p[-1].lower() for paths in starts.values() for p in paths}   # what a running header may name
         for first in range(0, n, window):
             texts, read = _window_texts(path, pdf, spaceless, range(first, min(first + window, n)), settings)
             ocr, found = ocr and read is not None, found or any(texts)
             vocab |= word_vocab(texts)   # the words of the pages read so far: what dehyphenation can know without reading ahead
             own = [{str(i + 1), str(labels[i]).lower()} for i in range(first, first + len(texts))]   # each page's number and label
-            furniture |= page_furniture(texts, own)
+            furniture |= page_furniture(texts, own, titles)
             pages = []
             for i, text, mine in zip(range(first, n), texts, own):
                 marked = furniture_lines(text, furniture, mine)
@@ -1208,7 +1221,7 @@ def code_language(path:Path) -> str | None:
 CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
-register_format((".pdf",), Format("pdf", load_pdf, True, version=5))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed; 5: not inside letter-spaced words
+register_format((".pdf",), Format("pdf", load_pdf, True, version=6))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed; 5: not inside letter-spaced words; 6: running headers that name a section
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
 register_format((".txt", ".text"), Format("text", load_text, version=6))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252)
 register_format((".rst", ".rest"), Format("text", load_text, version=5))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4, 5: as .txt 5, 6
