@@ -341,7 +341,7 @@ def _own_number(line:str, own:set[str]) -> str | None:
     if words and (words[0] in own or words[-1] in own): return "end"
     return "inside" if set(re.findall(r"[0-9]+|\b[ivxlcdm]+\b", line.lower())) & own else None
 
-# %% ../nbs/04_loaders.ipynb #b1864292
+# %% ../nbs/04_loaders.ipynb #f95e13c4
 _NUMBERING = re.compile(r"(?:\d+|[a-z]|[ivxlc]+)(?:\.(?:\d+|[a-z]))*[.:]?|chapter|appendix|part|section")   # a lower-case word that numbers a heading: "2.3", "a.1", "iv.", "9:", "chapter"
 
 def _names_section(line:str, own:set[str], titles:set[str]) -> bool:

@@ -82,7 +82,7 @@ def coverage(query:str, # the text whose terms are looked for
     return len(q & set(content_terms(text))) / len(q) if q else 1.0
 
 # %% ../nbs/01_text.ipynb #a8ef5f0f
-SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'`])")
+SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`]|[\"'][\w(`])")
 
 # %% ../nbs/01_text.ipynb #da9f67ea
 CODE_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")   # a line that opens or closes a Markdown code block: "```python", "~~~"
