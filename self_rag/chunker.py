@@ -19,7 +19,7 @@ from .results import PageStart
 from .text import SENTENCE_BREAK, code_blocks
 
 # %% ../nbs/06_chunker.ipynb #90788ebe
-_BOUNDARIES = [re.compile(p) for p in (r"\n\s*\n", r"(?<!\. )[.!?:;][\"')\]]?\s(?!\.)", r"\n", r"\s")]   # a spaced ellipsis ". . ." ends no sentence
+_BOUNDARIES = [re.compile(p) for p in (r"\n\s*\n", r"[.!?:;][\"')\]]?\s", r"\n", r"\s")]
 
 # %% ../nbs/06_chunker.ipynb #4768298b
 def cut_point(text:str, # the whole text

@@ -351,20 +351,26 @@ def _names_section(line:str, own:set[str], titles:set[str]) -> bool:
     rest = words[:-1]
     return any(" ".join(rest[k:]) in titles and all(map(_NUMBERING.fullmatch, rest[:k])) for k in range(min(3, len(rest))))
 
+def _ends_with_title(line:str, titles:set[str]) -> bool:
+    "Whether `line` ends with one of the document's heading `titles` of two words or more, after words that are not all a heading's number (`User Guide Chapter 5 PLATYPUS - Page Layout and Typography`): a running header that names the document and the chapter; a heading has no such words before its title."
+    words = line.lower().split()
+    return any(" ".join(words[k:]) in titles and not all(map(_NUMBERING.fullmatch, words[:k])) for k in range(1, len(words) - 1))
+
 # %% ../nbs/04_loaders.ipynb #4cb7f245
 def page_furniture(texts:list[str], # the texts of a run of pages
                    numbers:list[set[str]], # each page's own numbers, lower case: its physical number and printed label
                    titles:set[str]=frozenset(), # the document's heading titles, lower case, spaces single
                   ) -> set[str]:
     "Shapes of the running headers and footers among these pages' edge lines (see above)."
-    seen, paged, ended, named = Counter(), Counter(), Counter(), set()
+    seen, paged, ended, titled, named = Counter(), Counter(), Counter(), Counter(), set()
     for text, own in zip(texts, numbers):
         lines = text.splitlines()
         for s, line in {_shape(lines[i], own): lines[i] for i in _edges(lines)}.items():
             at = _own_number(line, own)
             seen[s] += 1; paged[s] += at is not None; ended[s] += at == "end"
             if titles and _names_section(line, own, titles): named.add(s)
-    return named | {s for s, k in seen.items() if len(s) <= 120 and (paged[s] >= 3 or ended[s] >= 2 or k >= max(3, len(texts) / 2))}
+            titled[s] += bool(titles) and _ends_with_title(line, titles)
+    return named | {s for s, k in titled.items() if k >= 3} | {s for s, k in seen.items() if len(s) <= 120 and (paged[s] >= 3 or ended[s] >= 2 or k >= max(3, len(texts) / 2))}
 
 # %% ../nbs/04_loaders.ipynb #f0872e08
 def furniture_lines(text:str, # a page's text
@@ -1221,9 +1227,9 @@ def code_language(path:Path) -> str | None:
 CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
-register_format((".pdf",), Format("pdf", load_pdf, True, version=6))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed; 5: not inside letter-spaced words; 6: running headers that name a section
+register_format((".pdf",), Format("pdf", load_pdf, True, version=7))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed; 5: not inside letter-spaced words; 6, 7: running headers that name a section
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
-register_format((".txt", ".text"), Format("text", load_text, version=6))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252)
+register_format((".txt", ".text"), Format("text", load_text, version=7))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252)
 register_format((".rst", ".rest"), Format("text", load_text, version=5))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4, 5: as .txt 5, 6
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
