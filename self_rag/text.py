@@ -217,23 +217,13 @@ _BOTH = re.compile(r"^(?P<stem>.*?)\bboth\s+(?P<a>to\s[^?]+?)\s+and\s+(?P<b>to\s
 _TWO_REQUESTS = re.compile(r"[,;]\s+and\s+(?:also\s+|separately\s+|then\s+)?", re.I)   # "I want X, and I also want Y."
 _BACK_REFERENCE = re.compile(r"\b(?:both|each)\b", re.I)   # "How do I do both?"
 _OPENING = re.compile(rf"^(.+?,\s+)(?={_ASK}\b)", re.I)   # "For a bash array, " before "how do I"
-_GAPPED = re.compile(r"^(?:what|which|how)\s+(?=(when|if|for|with|in|on|after|before|during|under|without)\s)", re.I)   # "what when it exists...?": the question word, then at once the condition
 
 # %% ../nbs/01_text.ipynb #1def4f07
-def _fill_gap(first:str, # the first question, without its question mark
-              second:str, # the second, as the question writes it
-             ) -> str:
-    "`second`, when it leaves out what `first` asks and gives only another condition (`..., and what when it exists but isn't executable?`), asked in full: `first` up to its own last condition of that kind (`What exit status does bash give when ...`), then the new one."
-    if not (m := _GAPPED.match(second)): return second
-    at = [a for a in re.finditer(rf"\s{m.group(1)}\s", first, re.I)]
-    return f"{first[:at[-1].start()]} {second[m.end():]}" if at else second
-
 def _two_clauses(ask:str) -> Optional[list[str]]:
     "`ask` cut into two questions at a clause boundary, or None."
     for pattern, shares_asker in ((_SECOND_QUESTION, False), (_SECOND_REQUEST, True)):
         if not (m := pattern.search(ask)): continue
         first, second = ask[:m.start()].strip(), ask[m.end():].strip()
-        second = _fill_gap(first, second)
         if shares_asker:
             if not (asker := _ASKER.search(first)): continue
             second = f"{asker.group(0)} {second}"
