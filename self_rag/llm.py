@@ -876,7 +876,7 @@ def _heads_entry(us:list[Unit], j:int) -> bool:
     return k > j and (k == len(us) or not us[k].code)
 
 # %% ../nbs/14_llm.ipynb #3a066ffc
-_POINTS_BACK = re.compile(r"^(?:it|its|this|these|they|their|that|those|such|even better|better still|alternatively|otherwise|instead|in (?:that|this|such a|either) case)\b", re.I)
+_POINTS_BACK = re.compile(r"^(?:it|its|this|these|they|their|that|those|such|even better|better still|alternatively|otherwise|instead(?!\s+of)|in (?:that|this|such a|either) case)\b", re.I)
 
 def _refers_back(us:list[Unit], i:int) -> bool:
     "Unit `i` is prose that opens with a word pointing at the unit before it (`It`, `This`, `They`, `Such`), or with one that offers another way than it (`Even better`, `Alternatively`, `Otherwise`, `In that case`)."
