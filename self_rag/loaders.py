@@ -344,17 +344,23 @@ def _own_number(line:str, own:set[str]) -> str | None:
 # %% ../nbs/04_loaders.ipynb #f95e13c4
 _NUMBERING = re.compile(r"(?:\d+|[a-z]|[ivxlc]+)(?:\.(?:\d+|[a-z]))*[.:]?|chapter|appendix|part|section")   # a lower-case word that numbers a heading: "2.3", "a.1", "iv.", "9:", "chapter"
 
+def _numbering(words:list[str]) -> bool: return all(map(_NUMBERING.fullmatch, words))   # none, or only a heading's number
+
+def _before_titles(words:list[str], # a line's words, lower case
+                   titles:set[str], # the document's heading titles, lower case
+                   least:int=1, # the fewest words a title may have
+                  ) -> Iterator[list[str]]:
+    "The words before each heading title that `words` end with."
+    return (words[:k] for k in range(len(words) - least + 1) if " ".join(words[k:]) in titles)
+
 def _names_section(line:str, own:set[str], titles:set[str]) -> bool:
     "Whether `line` is one of the document's heading `titles` (lower case), maybe after up to two words of its number (`2.3`, `Chapter 9:`), then its page's own number: a running header that names the section the page is in."
     words = line.lower().split()
-    if len(words) < 2 or words[-1] not in own: return False
-    rest = words[:-1]
-    return any(" ".join(rest[k:]) in titles and all(map(_NUMBERING.fullmatch, rest[:k])) for k in range(min(3, len(rest))))
+    return len(words) > 1 and words[-1] in own and any(len(w) <= 2 and _numbering(w) for w in _before_titles(words[:-1], titles))
 
 def _ends_with_title(line:str, titles:set[str]) -> bool:
     "Whether `line` ends with one of the document's heading `titles` of two words or more, after words that are not all a heading's number (`User Guide Chapter 5 PLATYPUS - Page Layout and Typography`): a running header that names the document and the chapter; a heading has no such words before its title."
-    words = line.lower().split()
-    return any(" ".join(words[k:]) in titles and not all(map(_NUMBERING.fullmatch, words[:k])) for k in range(1, len(words) - 1))
+    return any(w and not _numbering(w) for w in _before_titles(line.lower().split(), titles, least=2))
 
 # %% ../nbs/04_loaders.ipynb #4cb7f245
 def page_furniture(texts:list[str], # the texts of a run of pages
@@ -562,7 +568,7 @@ def pdf_windows(path:Path, # the PDF
     vocab, furniture, current, ocr, found = set(), set(), (), True, False
     try:
         starts = starts or _printed_contents(path, pdf, labels)
-        titles = {p[-1].lower() for paths in starts.values() for p in paths}   # what a running header may name
+        titles = {" ".join(p[-1].lower().split()) for paths in starts.values() for p in paths}   # what a running header may name
         for first in range(0, n, window):
             texts, read = _window_texts(path, pdf, spaceless, range(first, min(first + window, n)), settings)
             ocr, found = ocr and read is not None, found or any(texts)
