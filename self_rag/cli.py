@@ -139,7 +139,7 @@ def _documents(engine, a, out, err) -> int:
     if a.json: print(json.dumps([d.model_dump() for d in docs])); return 0
     t = Table(title=Text(f"documents in {a.collection or engine.settings.qdrant_collection}", style="table.title"), title_justify="left")
     for col in ("source", "pages", "sections", "chunks", "ingested", "path"): t.add_column(col)   # sections: a man page or HTML file is one page of many
-    for d in docs: t.add_row(*(Text(str(v)) for v in (d.source, d.pages, len(d.sections), d.chunks, d.ingested_at, d.path)))
+    for d in docs: t.add_row(*(Text(str(v)) for v in (d.source, d.shown_pages(), len(d.sections), d.chunks, d.ingested_at, d.path)))
     out.print(t)
     return 0
 

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from .results import (Answer, AnswerResult, DocumentList, Health, Hit, IngestReport, LLMCall, Retrieval, RetrieveResult,
                               Stage, Step, StepSummary, place)
-from .text import CITATION, shorten
+from .text import CITATION, page_runs, shorten
 
 # %% ../nbs/19_display.ipynb #93b95506
 def _cell(v) -> FT:
@@ -113,13 +113,14 @@ def _repr_html_(self:Answer) -> str:
 def _repr_html_(self:IngestReport) -> str:
     rows = ([[s, status, ""] for status, ss in (("added", self.added), ("updated", self.updated), ("unchanged", self.skipped)) for s in ss] +
             [[Path(f.path).name, "failed", f.reason] for f in self.failed] +
+            [[s, "pages not read", f"p. {page_runs(pages)} hold only images, and Tesseract is not installed to read them"] for s, pages in self.unread.items()] +
             [[f"{n} {suffix} file{'s' * (n > 1)}", "ignored", why] for why, d in self.not_read() for suffix, n in d.items()])
     return to_xml(Div(Div(self.headline()), html_table(["file", "status", "reason"], rows, empty="no files")), indent=False)
 
 # %% ../nbs/19_display.ipynb #c2bbbe32
 @patch
 def _repr_html_(self:DocumentList) -> str:
-    rows = [[d.source, d.pages, d.chunks, d.parents, len(d.sections), d.ingested_at, d.path] for d in self]
+    rows = [[d.source, d.shown_pages(), d.chunks, d.parents, len(d.sections), d.ingested_at, d.path] for d in self]
     return to_xml(html_table(["source", "pages", "chunks", "parents", "sections", "ingested", "path"], rows, empty="no documents"), indent=False)
 
 # %% ../nbs/19_display.ipynb #10c38487

@@ -27,7 +27,7 @@ from tree_sitter import Language, Parser
 
 from .config import Settings
 from .loaders import (OCR_INSTALL, PDFIUM_LOCK, BinaryFileError, CorruptDocumentError, EmptyDocumentError, EncryptedDocumentError, LoadError, NoTextError,
-                              OcrUnavailableError, Page, TooLargeError, UnsupportedFormatError, _cut, _merge_short, _section_path, _text_pages, clean_text, html_sections, markdown_sections, code_language, decode_text,
+                              OcrUnavailableError, Page, TooLargeError, UnsupportedFormatError, _cut, _has_image, _merge_short, _section_path, _text_pages, clean_text, html_sections, markdown_sections, code_language, decode_text,
                               rendered_markdown)
 
 # %% auto #0
@@ -908,7 +908,7 @@ def _ocr_png(path:Path, # the document the image comes from, for errors
     "The text Tesseract recognises in one PNG image, with one thread."
     cmd = ["tesseract", "stdin", "stdout", "-l", settings.ocr_languages]
     try: r = subprocess.run(cmd, input=png, capture_output=True, timeout=settings.ocr_timeout, env={**os.environ, "OMP_THREAD_LIMIT": "1"})
-    except OSError as e: raise OcrUnavailableError(path, f"cannot run tesseract ({e.strerror or e}): {OCR_INSTALL}") from e
+    except OSError as e: raise OcrUnavailableError(path, f"cannot run tesseract ({e.strerror or e}): {OCR_INSTALL}, then load it again") from e
     except subprocess.TimeoutExpired as e:
         raise TooLargeError(path, f"has a page that OCR did not finish in {settings.ocr_timeout:g} s: raise OCR_TIMEOUT, or check the page") from e
     if r.returncode:
@@ -925,9 +925,6 @@ def _ocr_images(path:Path, images:Iterable[Image.Image], settings:Settings) -> l
             if image is not None: buf = io.BytesIO(); image.save(buf, "PNG"); batch.append(buf.getvalue())
             if batch and (image is None or len(batch) == workers): texts += pool.map(lambda png: _ocr_png(path, png, settings), batch); batch = []
     return texts
-
-# %% ../nbs/05_formats.ipynb #996a7774
-def _has_image(page) -> bool: return any(True for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=4))
 
 # %% ../nbs/05_formats.ipynb #682f4626
 def _page_image(pdf, i:int) -> Optional[Image.Image]:
@@ -960,7 +957,7 @@ def load_image(path:Path, # a PNG, JPEG or TIFF file
     "The text OCR finds in a picture: one Page per frame (the pages of a multi-page TIFF)."
     try:
         with Image.open(path) as im:   # reads the header only: the size is checked before any pixel is decoded
-            if not shutil.which("tesseract"): raise OcrUnavailableError(path, f"is an image, whose text only OCR can read: {OCR_INSTALL}")
+            if not shutil.which("tesseract"): raise OcrUnavailableError(path, f"is an image, whose text only OCR can read: {OCR_INSTALL}, then load it again")
             texts = _ocr_images(path, (f.convert("L") for f in ImageSequence.Iterator(im)), settings)
     except Image.DecompressionBombError as e: raise TooLargeError(path, f"is an image of too many pixels ({e}): a decompression bomb, or too large to OCR") from e
     except (OSError, SyntaxError, ValueError) as e: raise CorruptDocumentError(path, f"Pillow cannot read it as an image ({e}): it is damaged, or another format under this suffix") from e

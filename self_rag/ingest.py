@@ -6,7 +6,7 @@
 __all__ = ['document_title', 'embed_text', 'file_sha256', 'version_of', 'Indexer', 'own_folders', 'vanished', 'pair_moves']
 
 # %% ../nbs/08_ingest.ipynb #74cde622
-import hashlib, itertools, os, queue, re, threading, time, warnings
+import hashlib, itertools, os, queue, re, shutil, threading, time, warnings
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -139,6 +139,7 @@ class _Doc:
     reader: int = 1  # the version of its format's reader (`reader_version`)
     pages: set = field(default_factory=set)      # physical pages read
     ocr_pages: set = field(default_factory=set)  # those whose text OCR recognised
+    unread: set = field(default_factory=set)     # those that hold only images, left unread: Tesseract is not installed
     sections: dict = field(default_factory=dict) # section titles in order (a dict as an ordered set)
     parents: int = 0
     chunks: int = 0
@@ -146,7 +147,7 @@ class _Doc:
 
     def info(self) -> DocumentInfo:
         return DocumentInfo(source=self.path.name, path=str(self.path), sha256=self.sha, version=self.version, pages=len(self.pages),
-                            chunks=self.chunks, parents=self.parents, sections=list(self.sections),
+                            chunks=self.chunks, parents=self.parents, sections=list(self.sections), unread=sorted(self.unread),
                             ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), reader=self.reader)
 
 # %% ../nbs/08_ingest.ipynb #0d41ff1c
@@ -155,6 +156,7 @@ def _chunk_piece(pages:list[Page], chunker:Chunker, doc:_Doc, last:bool=False) -
     parents, children = chunker.add(pages, last)
     doc.pages |= {p.page for p in pages}
     doc.ocr_pages |= {p.page for p in pages if p.ocr}
+    doc.unread |= {p.page for p in pages if p.unread}
     doc.sections.update(dict.fromkeys(p.section for p in pages if p.section))
     doc.parents += len(parents); doc.chunks += len(children)
     return frozenset(doc.ocr_pages), parents, children
@@ -213,7 +215,7 @@ def own_folders(settings:Settings) -> tuple[Path, ...]:
 # %% ../nbs/08_ingest.ipynb #63c8e6b1
 @patch
 def _triage(self:Indexer, files:list[Path], known:dict, force:bool, report:IngestReport) -> tuple[list, dict, set]:
-    "The files to index, as (path, sha256, registry entry or None), the unchanged ones as {path: \"skipped\"}, and those of the files to index that are unchanged but an older version of their reader read (`reader_version`): they are read again. Unreadable files are reported."
+    "The files to index, as (path, sha256, registry entry or None), the unchanged ones as {path: \"skipped\"}, and those of the files to index that are unchanged but an older version of their reader read (`reader_version`), or that were read without their pages of images and can be OCR'd now: they are read again. Unreadable files are reported."
     todo, seen, outcome, reread = [], set(), {}, set()
     own = own_folders(self.settings)
     for f in files:
@@ -227,8 +229,8 @@ def _triage(self:Indexer, files:list[Path], known:dict, force:bool, report:Inges
         seen.add(f)
         prev = known.get(str(f))
         unchanged = prev and prev["sha256"] == sha and not force
-        if unchanged and prev.get("reader", 1) >= reader_version(f): outcome[str(f)] = "skipped"; continue
-        if unchanged: reread.add(str(f))   # read by an older reader: read again
+        if unchanged and prev.get("reader", 1) >= reader_version(f) and not (prev.get("unread") and shutil.which("tesseract")): outcome[str(f)] = "skipped"; continue
+        if unchanged: reread.add(str(f))   # read by an older reader, or without the pages OCR can read now: read again
         todo.append((f, sha, prev))
     return todo, outcome, reread
 
@@ -289,11 +291,12 @@ def _relocate(self:Indexer, collection:str, moves:list[tuple[str, str]], removed
 
 # %% ../nbs/08_ingest.ipynb #af67385e
 def _report_changes(report:IngestReport, outcome:dict, moves:list, removed:list, before:dict, after:dict, reread:set):
-    "Fill the lists of `report`: each document under its display name `before` the run if it left, else `after` it; `reread`: the unchanged files read again."
+    "Fill the lists of `report`: each document under its display name `before` the run if it left, else `after` it; `reread`: the unchanged files read again; the documents of `unread` (by path) named too."
     _sort_outcomes(report, outcome, after)
     report.moved = [Move(old=before[old], new=after[new]) for old, new in moves]
     report.removed = [before[p] for p in removed]
     report.reread = [after[p] for p, what in outcome.items() if what == "updated" and p in reread]
+    report.unread = {after[p]: pages for p, pages in report.unread.items()}
 
 # %% ../nbs/08_ingest.ipynb #d50c269c
 def _dry_run(report:IngestReport, docs:dict, todo:list, outcome:dict, moves:list, removed:list, reread:set) -> IngestReport:
@@ -357,6 +360,7 @@ class _Writer:
         for d, i in zip(ready, infos):
             self.outcome[i.path] = "updated" if d.existed else "added"
             self.report.pages += i.pages; self.report.chunks += i.chunks
+            if i.unread: self.report.unread[i.path] = i.unread   # by path until the run's display names are known
         if old: self.ix.store.delete_where(self.c, "version", old); self.dropped += old
 
     def close(self):

@@ -23,13 +23,14 @@ from pdfminer.pdfpage import PDFPage
 from pypdf import PasswordType, PdfReader
 
 from .config import Settings
+from .results import OCR_INSTALL
 from .text import ADORNMENT, code_blocks, in_code
 
 # %% auto #0
-__all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'OCR_INSTALL', 'PDF_WINDOW', 'NAV_WORDS',
-           'FAQ_QUESTION_CHARS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES',
-           'TEXT_VERSION', 'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS', 'Page',
-           'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError',
+__all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WINDOW', 'NAV_WORDS', 'FAQ_QUESTION_CHARS',
+           'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'TEXT_VERSION',
+           'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS', 'Page', 'LoadError',
+           'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError',
            'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError',
            'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
            'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
@@ -56,6 +57,7 @@ class Page:
     unit: str = "page"        # what `page` counts: "page", "slide", "sheet", "chapter", "lines" (code), "section" (one text file)
     span: tuple[int, int] | None = None  # first and last line (code) or row (spreadsheet) of this text in its file
     ocr: bool = False         # the text was recognised by OCR in an image (a scanned page, a picture), not read from a text layer
+    unread: bool = False      # a page that holds only images (scanned), without text: Tesseract, which would read it, is not installed
     furniture: tuple[str, ...] = ()  # lines of `text` that are the page's running header or footer (`furniture_lines`)
 
 # %% ../nbs/04_loaders.ipynb #6af9f344
@@ -495,10 +497,6 @@ def pdf_title(reader) -> str | None:
     except Exception: return None
     return t if t and t.lower() not in {"untitled", "title"} and not re.search(r"\.(pdf|docx?|tex|dvi)$", t, re.I) else None
 
-# %% ../nbs/04_loaders.ipynb #be610b15
-OCR_INSTALL = ("install Tesseract, which reads the text of scanned pages and images: `sudo apt-get install tesseract-ocr tesseract-ocr-eng` "
-               "(Debian, Ubuntu) or `brew install tesseract` (macOS), then load it again")
-
 # %% ../nbs/04_loaders.ipynb #cd841fab
 def ocr_status(settings:Settings | None=None, # OCR_LANGUAGES
               ) -> dict:
@@ -513,14 +511,26 @@ def ocr_status(settings:Settings | None=None, # OCR_LANGUAGES
     return {"available": not missing, "languages": have, "reason": reason}
 
 # %% ../nbs/04_loaders.ipynb #300f1e42
-def _ocr_empty(path:Path, texts:list[str], settings:Settings | None, first:int=0) -> set[int] | None:
-    "OCR, into `texts` (pages `first`, `first`+1, ...), those without text that hold an image: the indexes into `texts` it filled, or None without Tesseract."
-    if not shutil.which("tesseract"): return None
+def _has_image(page:pypdfium2.PdfPage) -> bool: return any(True for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=4))
+
+def _image_pages(pdf:pypdfium2.PdfDocument, indexes:list[int]) -> list[int]:
+    "Those of the pages `indexes` of an open PDF that hold an image, each page loaded under `PDFIUM_LOCK` and closed after."
+    found = []
+    for i in indexes:
+        with PDFIUM_LOCK:
+            page = pdf[i]
+            try: found += [i] * _has_image(page)
+            finally: page.close()
+    return found
+
+def _ocr_empty(path:Path, pdf:pypdfium2.PdfDocument, texts:list[str], settings:Settings | None, first:int=0) -> tuple[set[int], set[int]]:
+    "OCR, into `texts` (pages `first`, `first`+1, ...), those without text that hold an image: (the indexes into `texts` it filled, those it left unread as Tesseract is not installed)."
     empty = [first + i for i, t in enumerate(texts) if not t]
-    if not empty: return set()
+    if not empty: return set(), set()
+    if not shutil.which("tesseract"): return set(), {i - first for i in _image_pages(pdf, empty)}
     from self_rag.formats import ocr_pdf_pages   # imported here, not with this module (formats imports loaders)
     for i, text in ocr_pdf_pages(path, empty, settings or Settings()).items(): texts[i - first] = clean_text(text)
-    return {i - first for i in empty if texts[i - first]}
+    return {i - first for i in empty if texts[i - first]}, set()
 
 # %% ../nbs/04_loaders.ipynb #12263b7e
 PDF_WINDOW = 16  # physical pages of a PDF read at a time: what sits in memory of a document of any length
@@ -542,12 +552,12 @@ def _pdf_outline(path:Path, reader:PdfReader) -> tuple[int, list, dict, str | No
         except Exception as e: raise _damaged(path, e, notes) from e
 
 # %% ../nbs/04_loaders.ipynb #55d56acb
-def _window_texts(path:Path, pdf:pypdfium2.PdfDocument, spaceless:PdfminerPages, indexes:range, settings:Settings | None) -> tuple[list[str], set[int] | None]:
-    "(cleaned text of the pages `indexes`, the indexes of those OCR read or None without Tesseract)."
+def _window_texts(path:Path, pdf:pypdfium2.PdfDocument, spaceless:PdfminerPages, indexes:range, settings:Settings | None) -> tuple[list[str], set[int], set[int]]:
+    "(cleaned text of the pages `indexes`, the indexes of those OCR read, of those holding only images that it could not: Tesseract is not installed)."
     with pdf_notes() as notes:
         try: texts = [clean_text(t) for t in _page_texts(pdf, spaceless, indexes)]
         except Exception as e: raise _damaged(path, e, notes, "PDFium") from e
-    return texts, _ocr_empty(path, texts, settings, indexes[0])
+    return texts, *_ocr_empty(path, pdf, texts, settings, indexes[0])
 
 # %% ../nbs/04_loaders.ipynb #53214cd5
 def _printed_contents(path:Path, pdf:pypdfium2.PdfDocument, labels:list[str]) -> dict[int, list[tuple[str, ...]]]:
@@ -565,13 +575,13 @@ def pdf_windows(path:Path, # the PDF
     "The Pages of a PDF, `window` physical pages at a time, each read when it is asked for: a file of any length streams through."
     n, labels, starts, title = _pdf_outline(path, _open_pdf(path))   # pypdf's reader is let go once it has said these
     pdf, spaceless = _open_pdfium(path), PdfminerPages(path)
-    vocab, furniture, current, ocr, found = set(), set(), (), True, False
+    vocab, furniture, current, scanned, found = set(), set(), (), False, False
     try:
         starts = starts or _printed_contents(path, pdf, labels)
         titles = {" ".join(p[-1].lower().split()) for paths in starts.values() for p in paths}   # what a running header may name
         for first in range(0, n, window):
-            texts, read = _window_texts(path, pdf, spaceless, range(first, min(first + window, n)), settings)
-            ocr, found = ocr and read is not None, found or any(texts)
+            texts, read, unread = _window_texts(path, pdf, spaceless, range(first, min(first + window, n)), settings)
+            scanned, found = scanned or bool(unread), found or any(texts)
             vocab |= word_vocab(texts)   # the words of the pages read so far: what dehyphenation can know without reading ahead
             own = [{str(i + 1), str(labels[i]).lower()} for i in range(first, first + len(texts))]   # each page's number and label
             furniture |= page_furniture(texts, own, titles)
@@ -579,15 +589,16 @@ def pdf_windows(path:Path, # the PDF
             for i, text, mine in zip(range(first, n), texts, own):
                 marked = furniture_lines(text, furniture, mine)
                 parts, current = split_at_headings(dehyphenate(text, vocab), starts.get(i, []), current)
-                pages += [Page(path.name, str(path), i + 1, labels[i], section, t, title, ocr=i - first in (read or ()),
+                pages += [Page(path.name, str(path), i + 1, labels[i], section, t, title, ocr=i - first in read,
                                furniture=tuple(l for l in marked if l in t.splitlines())) for section, t in parts]
+                if i - first in unread: pages.append(Page(path.name, str(path), i + 1, labels[i], " > ".join(current) or None, "", title, unread=True))
             if pages: yield pages
     finally:   # also when the caller stops early: the generator is closed or dropped
         spaceless.close()
         with PDFIUM_LOCK: pdf.close()
     if not found:
-        raise NoTextError(path, f"has no extractable text on any of its {n} pages, " + ("and OCR found none in its images: it is made of pictures or drawings without text" if ocr else
-                                f"and it is probably scanned: to OCR it, {OCR_INSTALL}"))
+        raise NoTextError(path, f"has no extractable text on any of its {n} pages, " + (f"and it is probably scanned: to OCR it, {OCR_INSTALL}, then load it again" if scanned else
+                                "and none that OCR finds in its images: it is made of pictures or drawings without text"))
 
 # %% ../nbs/04_loaders.ipynb #7da88c57
 def load_pdf(path:Path, # the PDF

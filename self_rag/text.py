@@ -6,7 +6,7 @@
 __all__ = ['STOPWORDS', 'SENTENCE_BREAK', 'CODE_FENCE', 'ADORNMENT', 'RULE_TILDES', 'MAX_SENTENCE_WORDS', 'MIN_SENTENCE_WORDS',
            'CITATION', 'PART_HEADING', 'american', 'other_spellings', 'stem', 'content_terms', 'coverage',
            'fence_blocks', 'in_code', 'open_fence', 'code_blocks', 'word_pieces', 'line_pieces', 'sentences',
-           'one_line', 'shorten', 'page_list', 'check_question', 'Split', 'split_question', 'part_heading']
+           'one_line', 'shorten', 'page_list', 'page_runs', 'check_question', 'Split', 'split_question', 'part_heading']
 
 # %% ../nbs/01_text.ipynb #c0dd333f
 import functools, itertools, re
@@ -189,6 +189,15 @@ def shorten(text:str, # any text
 def page_list(pages:Optional[list[int]]) -> str:
     "Pages as `3,4`; `-` for none."
     return ",".join(map(str, pages or [])) or "-"
+
+# %% ../nbs/01_text.ipynb #9cb0c35a
+def page_runs(pages:list[int]) -> str:
+    "Pages as runs of consecutive pages, `2, 5-9`: a scanned book's unread pages on one line."
+    runs = []
+    for p in sorted(set(pages)):
+        if runs and p == runs[-1][1] + 1: runs[-1][1] = p
+        else: runs.append([p, p])
+    return ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
 
 # %% ../nbs/01_text.ipynb #dee0c160
 CITATION = re.compile(r"\[\s*Docs?\s*(\d+(?:\s*(?:,|;|and|&)\s*(?:Doc\s*)?\d+)*)\s*\]", re.I)

@@ -272,7 +272,7 @@ async function showLibrary() {
 }
 function summary(info) {
   $("#doc-summary").replaceChildren(el("h2", {}, info.source), el("dl", {},
-    ...[["pages", info.pages], ["chunks", info.chunks], ["parents", info.parents], ["ingested", info.ingested_at], ["SHA-256", info.sha256.slice(0, 16) + "..."],
+    ...[["pages", info.pages + (info.unread?.length ? ` (not read, images only, no OCR: p. ${info.unread.join(", ")})` : "")], ["chunks", info.chunks], ["parents", info.parents], ["ingested", info.ingested_at], ["SHA-256", info.sha256.slice(0, 16) + "..."],
       ["file", info.path], ["sections", info.sections.slice(0, 12).join(" · ") + (info.sections.length > 12 ? ` ... (${info.sections.length})` : "")]]
       .flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))])),
     el("a", { href: docPath(coll(), "/file?") + new URLSearchParams({ source: info.source }), target: "_blank", rel: "noopener" }, "Open the original file"));
@@ -294,7 +294,12 @@ function uploadOne(c, file) {
     x.upload.onload = () => { bar.removeAttribute("value"); note.textContent = "indexing..."; showLibrary(); };
     x.onload = () => {
       let body = {}; try { body = JSON.parse(x.responseText); } catch (_) {}
-      if (x.status === 200) { bar.value = 100; note.textContent = `indexed: ${body.report.chunks} chunks in ${body.report.seconds.toFixed(1)} s`; note.className = "up"; }
+      if (x.status === 200) {
+        const unread = Object.values(body.report.unread || {}).flat();
+        bar.value = 100; note.className = "up";
+        note.textContent = `indexed: ${body.report.chunks} chunks in ${body.report.seconds.toFixed(1)} s` +
+          (unread.length ? `; not read: p. ${unread.join(", ")}, which hold only images (install Tesseract, then upload it again)` : "");
+      }
       else { bar.value = 0; note.textContent = body.detail || `failed (${x.status})`; note.className = "error"; }
       resolve();
     };
