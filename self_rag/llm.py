@@ -654,7 +654,9 @@ def own_names(text:str) -> set[str]:
 
 # %% ../nbs/14_llm.ipynb #ca369b6f
 def _capitalised(w:str) -> bool: return w[:1].isupper() and not w.isupper()   # a name's capital, not an acronym's
-def _title_cased(words:list[str]) -> bool: return 2 * sum(map(_capitalised, words)) >= len(words)   # a heading-like sentence names nothing
+def _title_cased(words:list[str]) -> bool:
+    "A heading-like sentence, which names nothing: half its words capitalised or more, the others function words (`How to Draw a Rough Plot`), not a name of three words in a short question (`How do I install Oh My Zsh`)."
+    return 2 * sum(map(_capitalised, words)) >= len(words) and all(_capitalised(w) or w.isupper() or w.lower() in STOPWORDS for w in words)
 
 def _proper_names(text:str) -> set[str]:
     "Words written with a capital inside a sentence, lower-cased: not a sentence's first word, not an acronym, not in a title-cased sentence."
