@@ -29,8 +29,8 @@ from .text import ADORNMENT, code_blocks, in_code
 # %% auto #0
 __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WINDOW', 'NAV_WORDS', 'FAQ_QUESTION_CHARS',
            'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'TEXT_VERSION',
-           'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS', 'Page', 'LoadError',
-           'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError',
+           'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS', 'HEAD_BYTES', 'Page',
+           'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError',
            'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError',
            'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
            'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
@@ -41,7 +41,7 @@ __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WIND
            'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
            'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
            'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon', 'page_assets',
-           'holds_text', 'renditions', 'find_documents']
+           'holds_text', 'renditions', 'redirect_pages', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -1568,11 +1568,36 @@ def renditions(files:list[Path]) -> dict[Path, Path]:
             else: kept.append(f)
     return out
 
+# %% ../nbs/04_loaders.ipynb #b6290242
+HEAD_BYTES = 8192   # the first bytes of an HTML page where a redirect is looked for: its <head>
+
+_META = re.compile(rb"<meta\b[^>]*>", re.I)
+_REFRESH = re.compile(rb"""http-equiv\s*=\s*["']?refresh\b""", re.I)
+_AT_ONCE = re.compile(rb"""content\s*=\s*["']?\s*0*(?:\.0*)?\s*[;,]\s*url\s*=\s*\S""", re.I)   # content="0; url=Shell-Grammar.html#Aliasing"
+
+@functools.lru_cache(maxsize=65536)
+def _redirects_at_once(path:str, mtime_ns:int, size:int) -> bool:
+    "Whether the HTML page at `path` (maybe gzipped), as it was at `mtime_ns` and `size`, sends its reader to another address without delay."
+    try:
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f: head = f.read(HEAD_BYTES)
+    except (OSError, EOFError, zlib.error): return False
+    return any(_REFRESH.search(m) and _AT_ONCE.search(m) for m in _META.findall(head))
+
+def redirect_pages(files:list[Path]) -> set[Path]:
+    "Of `files`, the HTML pages that send their reader on to another page at once, never shown: each page's head read once per version of it."
+    out = set()
+    for f in files:
+        if not f.name.lower().removesuffix(".gz").endswith((".html", ".htm")): continue
+        try: st = os.stat(f)
+        except OSError: continue
+        if _redirects_at_once(str(f), st.st_mtime_ns, st.st_size): out.add(f)
+    return out
+
 # %% ../nbs/04_loaders.ipynb #9041cc1f
 def _suffix_key(p:Path) -> str: return "".join(p.suffixes[-2:]).lower() if p.suffix.lower() == ".gz" and len(p.suffixes) > 1 else p.suffix.lower() or "(no suffix)"   # backup.tar.gz: .tar.gz
 
-def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter, assets:Counter, copies:Counter) -> list[Path]:
-    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, the web pages' own files (`page_assets`), copies of a document read in another format (`renditions`; both unless `glob` picks the files) and other files counted, by suffix, in `icons`, `assets`, `copies` and `ignored`."
+def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter, assets:Counter, copies:Counter, redirects:Counter) -> list[Path]:
+    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, pages that only redirect (`redirect_pages`), the web pages' own files (`page_assets`), copies of a document read in another format (`renditions`; both unless `glob` picks the files) and other files counted, by suffix, in `icons`, `redirects`, `assets`, `copies` and `ignored`."
     found = []
     def unlistable(e): errors.append(UnreadablePathError(e.filename, f"cannot be listed ({e.strerror}): check its permissions"))
     for root, dirs, files in os.walk(folder, onerror=unlistable):
@@ -1583,6 +1608,9 @@ def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, ic
             if (fmt := format_of(p)) is None: ignored[_suffix_key(p)] += 1
             elif fmt.kind == "image" and is_icon(p): icons[p.suffix.lower()] += 1
             else: found.append(p)
+    moved = redirect_pages(found)
+    redirects.update(map(_suffix_key, moved))
+    found = [p for p in found if p not in moved]
     if glob is not None: return found
     left = page_assets(found)
     assets.update(p.suffix.lower() for p in left)
@@ -1598,13 +1626,14 @@ def find_documents(paths:str | os.PathLike | list, # files and folders
                    icons:Counter | None=None, # counts, by suffix, the images under the folders too small to hold text (`is_icon`), which are not taken
                    assets:Counter | None=None, # counts, by suffix, the files that make up the web pages under the folders (`page_assets`: their stylesheets, scripts, sources), which are not taken
                    copies:Counter | None=None, # counts, by suffix, the files under the folders that hold a document another file there holds in a better format (`renditions`), which are not taken
+                   redirects:Counter | None=None, # counts, by suffix, the HTML pages under the folders that only send their reader on to another page (`redirect_pages`), which are not taken
                   ) -> tuple[list[Path], list[LoadError]]:
     "(sorted absolute paths of the documents in `paths`, LoadErrors for the inputs that are none)."
     found, errors = set(), []
-    ignored, icons, assets, copies = (Counter() if c is None else c for c in (ignored, icons, assets, copies))
+    ignored, icons, assets, copies, redirects = (Counter() if c is None else c for c in (ignored, icons, assets, copies, redirects))
     for p in [paths] if isinstance(paths, (str, os.PathLike)) else paths:
         p = Path(p).absolute()
-        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored, icons, assets, copies))
+        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored, icons, assets, copies, redirects))
         elif problem := path_problem(p): errors.append(problem)
         else: found.add(p)
     return sorted(found), errors

@@ -233,6 +233,7 @@ class IngestReport(BaseModel):
     icons: dict[str, int] = Field(default_factory=dict)    # images under the folders too small to hold text, not read: how many of each suffix
     assets: dict[str, int] = Field(default_factory=dict)   # files that make up the web pages under the folders (stylesheets, scripts, page sources), not read: how many of each suffix
     copies: dict[str, int] = Field(default_factory=dict)   # files under the folders holding a document read from another file there, in a better format (`fs.md.gz` beside `fs.html`), not read: how many of each suffix
+    redirects: dict[str, int] = Field(default_factory=dict)  # HTML pages under the folders that only send their reader on to another page, not read: how many of each suffix
     reread: list[str] = Field(default_factory=list)   # of `updated`: unchanged files read again, since a newer reader reads their format otherwise or OCR can now read their pages of images
     unread: dict[str, list[int]] = Field(default_factory=dict)  # documents indexed without their pages that hold only images (scanned): Tesseract is not installed. Display name -> those pages
 
@@ -260,7 +261,7 @@ class IngestReport(BaseModel):
     def not_read(self) -> list[tuple[str, dict[str, int]]]:
         "[(why, how many files of each suffix)] for the files under the folders that were left unread, for each reason that left any."
         why = {"in no format self_rag reads": self.ignored, "too small to hold text (icons)": self.icons, "a web site's own files (styles, scripts, page sources)": self.assets,
-           "the same document as a file of the same name in a better format": self.copies}
+           "the same document as a file of the same name in a better format": self.copies, "pages that only redirect to another page": self.redirects}
         return [(w, d) for w, d in why.items() if d]
 
     def _failures(self) -> list[str]:
