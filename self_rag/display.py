@@ -114,6 +114,7 @@ def _repr_html_(self:IngestReport) -> str:
     rows = ([[s, status, ""] for status, ss in (("added", self.added), ("updated", self.updated), ("unchanged", self.skipped)) for s in ss] +
             [[Path(f.path).name, "failed", f.reason] for f in self.failed] +
             [[s, "pages not read", f"p. {page_runs(pages)} hold only images, and Tesseract is not installed to read them"] for s, pages in self.unread.items()] +
+            [[f"{n} parts of {s}", "read with it", "a split Info manual, taken whole"] for s, n in self.parts.items()] +
             [[f"{n} {suffix} file{'s' * (n > 1)}", "ignored", why] for why, d in self.not_read() for suffix, n in d.items()])
     return to_xml(Div(Div(self.headline()), html_table(["file", "status", "reason"], rows, empty="no files")), indent=False)
 

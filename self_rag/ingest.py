@@ -406,8 +406,8 @@ def ingest(self:Indexer,
     paths = [Path(p) for p in (paths if isinstance(paths, (list, tuple)) else [paths])]
     chunking = self.chunking(c)   # the collection's own chunk sizes
     if not dry_run: self.store.create_collection(c, self.dense.dim); self.recover(c)
-    files, errors = find_documents(paths, glob=glob, ignored=(ignored := Counter()), icons=(icons := Counter()), assets=(assets := Counter()), copies=(copies := Counter()), redirects=(redirects := Counter()))
-    report = IngestReport(collection=c, dry_run=dry_run, failed=[Failure(path=str(e.path), reason=e.reason) for e in errors], ignored=dict(ignored), icons=dict(icons), assets=dict(assets), copies=dict(copies), redirects=dict(redirects))
+    files, errors = find_documents(paths, glob=glob, ignored=(ignored := Counter()), icons=(icons := Counter()), assets=(assets := Counter()), copies=(copies := Counter()), redirects=(redirects := Counter()), parts=(parts := Counter()))
+    report = IngestReport(collection=c, dry_run=dry_run, failed=[Failure(path=str(e.path), reason=e.reason) for e in errors], ignored=dict(ignored), icons=dict(icons), assets=dict(assets), copies=dict(copies), redirects=dict(redirects), parts=dict(parts))
     docs = self.registry(c)["documents"]
     todo, outcome, reread = self._triage(files, docs, force, report)   # outcome: path -> "added", "updated" or "skipped"; reread: unchanged, read by an older reader
     moves, removed = _sync_plan(docs, files, todo, scope or paths, glob, force) if sync else ([], [])

@@ -37,11 +37,11 @@ __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WIND
            'contents_entries', 'contents_starts', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections',
            'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections', 'adoc_sections',
-           'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'asks_in_bold', 'html_sections',
-           'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
-           'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
-           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon', 'page_assets',
-           'holds_text', 'renditions', 'redirect_pages', 'find_documents']
+           'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'info_parts', 'asks_in_bold',
+           'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info',
+           'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format',
+           'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon',
+           'page_assets', 'holds_text', 'renditions', 'redirect_pages', 'split_info_parts', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -951,6 +951,11 @@ def info_sections(text:str) -> tuple[str | None, list[tuple[str | None, str]]]:
         lines += info_examples(body)
     return title, _cut(lines, heads) if lines else [(None, text.split("\x1f")[0])]
 
+def info_parts(text:str) -> list[str]:
+    "The parts a split Info manual's first file lists in its `Indirect:` table, in order (`find.info-1`, `find.info-2`); none for a manual in one file."
+    m = re.search(r"\x1f\nIndirect:\n((?:[^\n\x1f:]+: \d+\n)+)", text)
+    return [line.rsplit(":", 1)[0] for line in m.group(1).splitlines()] if m else []
+
 # %% ../nbs/04_loaders.ipynb #cab08277
 NAV_WORDS = 3  # a block with two links or more, half its letters in them, and no more words than this in a row outside them is navigation (chosen before it was measured)
 
@@ -1176,10 +1181,28 @@ def load_org(path:Path) -> list[Page]:
     title, markdown = org_markdown(decode_text(path, path.read_bytes()))   # as Markdown before cleaning, which would squeeze a block's spaces
     return _text_pages(path, markdown_sections(clean_text(markdown)), title)
 
-def load_info(path:Path) -> list[Page]:
-    "A GNU Info manual, or one part of a split one (`find.info-2`), as one Page per chapter and section, its Top node's title as the document's title."
-    raw = re.sub(rb"\0\x08\[.*?\0\x08\]", b"", path.read_bytes())   # the markers of an index node or an image, between NUL-backspace pairs
-    title, sections = info_sections(decode_text(path, raw))   # cut before cleaning, which drops the \x1f between nodes
+def _info_text(path:Path, settings:Settings | None) -> str:
+    "The text of an Info file, gzipped (unpacked within the limits of `settings`) or not, without the markers of index nodes and images (between NUL-backspace pairs)."
+    if path.suffix.lower() != ".gz": raw = path.read_bytes()
+    else:
+        with unpacked(path, settings) as inner: raw = inner.read_bytes()
+    return decode_text(path, re.sub(rb"\0\x08\[.*?\0\x08\]", b"", raw))
+
+def _part_file(path:Path, name:str, parts:list[str]) -> Path:
+    "The file of the part `name` of the split manual `path` lists (`parts`), beside it as it is or gzipped; the LoadError that says it is missing."
+    if (found := next((p for p in (path.parent/name, path.parent/f"{name}.gz") if p.is_file()), None)): return found
+    raise CorruptDocumentError(path, f"is a split Info manual whose part {name} is not beside it: put the parts it lists ({', '.join(parts)}) in {path.parent}, "
+                                     "where `info` looks for them too, or load a part by its own name")
+
+def load_info(path:Path, # an Info file, gzipped or not
+              settings:Settings | None=None, # the limits of unpacking; unset = read from the environment
+             ) -> list[Page]:
+    "A GNU Info manual as one Page per chapter and section, its Top node's title as the document's title; a split one whole, from the file that lists its parts and the parts beside it (`find.info`, `find.info-1.gz`, ...). A part named itself is read alone."
+    text, parts = _info_text(path, settings), []
+    for name in (parts := info_parts(text)):
+        part = _info_text(_part_file(path, name, parts), settings)
+        text += part[part.find("\x1f"):] if "\x1f" in part else ""   # its nodes, without the preamble each part repeats
+    title, sections = info_sections(text)   # cut before cleaning, which drops the \x1f between nodes
     return _text_pages(path, sections, title, clean=True)
 
 # %% ../nbs/04_loaders.ipynb #fbf8ce1f
@@ -1195,6 +1218,7 @@ class Format(NamedTuple):
     loader: Callable | str   # a function of the path, or "module:function", imported on first use
     settings: bool = False   # whether the loader takes the `Settings` as its second argument
     version: int = 1         # raised when the loader reads the same file into other text: what the older one read is read again
+    unpacks: bool = False    # whether the loader reads a gzip file itself (rather than the file unpacked alone into a temporary folder): a split Info manual reads the parts beside it
 
 # %% ../nbs/04_loaders.ipynb #fe16367b
 _FORMATS: dict[str, Format] = {}
@@ -1251,7 +1275,7 @@ register_format((".rst", ".rest"), Format("text", load_text, version=5))   # 2: 
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
-register_format((".info",), Format("text", load_info, version=2))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks
+register_format((".info",), Format("text", load_info, settings=True, version=3, unpacks=True))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks; 3: a split manual read whole
 register_format((".html", ".htm"), Format("text", load_html, version=9))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script; 9: an FAQ's questions in bold as headings
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
@@ -1435,7 +1459,7 @@ def document_pieces(path:str | os.PathLike, # the file
     settings, fmt = settings or Settings(), format_of(path)
     try:
         if problem := _too_large(path, settings): raise problem
-        if path.suffix.lower() == ".gz": yield from _gunzipped(path, settings, window)
+        if path.suffix.lower() == ".gz" and not fmt.unpacks: yield from _gunzipped(path, settings, window)
         elif fmt.loader is load_pdf: yield from pdf_windows(path, settings, window)
         else: yield _loader(fmt)(path, settings) if fmt.settings else _loader(fmt)(path)
     except OSError as e: raise UnreadablePathError(path, f"cannot be read ({e.strerror or e}): check its permissions and the disk") from e
@@ -1593,11 +1617,32 @@ def redirect_pages(files:list[Path]) -> set[Path]:
         if _redirects_at_once(str(f), st.st_mtime_ns, st.st_size): out.add(f)
     return out
 
+# %% ../nbs/04_loaders.ipynb #789a5da0
+@functools.lru_cache(maxsize=4096)
+def _listed_parts(path:str, mtime_ns:int, size:int) -> frozenset[str]:
+    "The parts the Info file at `path` (maybe gzipped), as it was at `mtime_ns` and `size`, lists near its start (`info_parts`); none where it cannot be read."
+    try:
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f: head = f.read(1 << 16)
+    except (OSError, EOFError, zlib.error): return frozenset()
+    return frozenset(info_parts(head.decode("latin-1")))
+
+def split_info_parts(files:list[Path]) -> dict[Path, list[Path]]:
+    "Of `files`, the split Info manuals whose parts are among them too: {first file: the parts it lists that lie beside it}, read with it. Each first file read once per version of it."
+    out = {}
+    for f in files:
+        if not f.name.removesuffix(".gz").lower().endswith(".info"): continue
+        try: st = os.stat(f)
+        except OSError: continue
+        listed = _listed_parts(str(f), st.st_mtime_ns, st.st_size)
+        if mine := sorted(p for p in files if p != f and p.parent == f.parent and p.name.removesuffix(".gz") in listed): out[f] = mine
+    return out
+
+
 # %% ../nbs/04_loaders.ipynb #9041cc1f
 def _suffix_key(p:Path) -> str: return "".join(p.suffixes[-2:]).lower() if p.suffix.lower() == ".gz" and len(p.suffixes) > 1 else p.suffix.lower() or "(no suffix)"   # backup.tar.gz: .tar.gz
 
-def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter, assets:Counter, copies:Counter, redirects:Counter) -> list[Path]:
-    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, pages that only redirect (`redirect_pages`), the web pages' own files (`page_assets`), copies of a document read in another format (`renditions`; both unless `glob` picks the files) and other files counted, by suffix, in `icons`, `redirects`, `assets`, `copies` and `ignored`."
+def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, icons:Counter, assets:Counter, copies:Counter, redirects:Counter, parts:Counter) -> list[Path]:
+    "Supported files under `folder`, hidden ones skipped; unlistable subfolders are added to `errors`; icons, pages that only redirect (`redirect_pages`), the web pages' own files (`page_assets`), copies of a document read in another format (`renditions`; both unless `glob` picks the files) and other files counted, by suffix, in `icons`, `redirects`, `assets`, `copies` and `ignored`; the parts of a split Info manual found with its first file (`split_info_parts`) are read with it, and counted by that file's name in `parts`."
     found = []
     def unlistable(e): errors.append(UnreadablePathError(e.filename, f"cannot be listed ({e.strerror}): check its permissions"))
     for root, dirs, files in os.walk(folder, onerror=unlistable):
@@ -1610,7 +1655,10 @@ def _documents_in(folder:Path, glob:str | None, errors:list, ignored:Counter, ic
             else: found.append(p)
     moved = redirect_pages(found)
     redirects.update(map(_suffix_key, moved))
-    found = [p for p in found if p not in moved]
+    split = split_info_parts(found)
+    parts.update({f.name: len(ps) for f, ps in split.items()})
+    with_first = {p for ps in split.values() for p in ps}
+    found = [p for p in found if p not in moved and p not in with_first]
     if glob is not None: return found
     left = page_assets(found)
     assets.update(p.suffix.lower() for p in left)
@@ -1627,13 +1675,14 @@ def find_documents(paths:str | os.PathLike | list, # files and folders
                    assets:Counter | None=None, # counts, by suffix, the files that make up the web pages under the folders (`page_assets`: their stylesheets, scripts, sources), which are not taken
                    copies:Counter | None=None, # counts, by suffix, the files under the folders that hold a document another file there holds in a better format (`renditions`), which are not taken
                    redirects:Counter | None=None, # counts, by suffix, the HTML pages under the folders that only send their reader on to another page (`redirect_pages`), which are not taken
+                   parts:Counter | None=None, # counts the parts of each split Info manual under the folders whose first file is there too (`split_info_parts`), by that file's name: they are read with it
                   ) -> tuple[list[Path], list[LoadError]]:
     "(sorted absolute paths of the documents in `paths`, LoadErrors for the inputs that are none)."
     found, errors = set(), []
-    ignored, icons, assets, copies, redirects = (Counter() if c is None else c for c in (ignored, icons, assets, copies, redirects))
+    ignored, icons, assets, copies, redirects, parts = (Counter() if c is None else c for c in (ignored, icons, assets, copies, redirects, parts))
     for p in [paths] if isinstance(paths, (str, os.PathLike)) else paths:
         p = Path(p).absolute()
-        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored, icons, assets, copies, redirects))
+        if p.is_dir(): found.update(_documents_in(p, glob, errors, ignored, icons, assets, copies, redirects, parts))
         elif problem := path_problem(p): errors.append(problem)
         else: found.add(p)
     return sorted(found), errors

@@ -234,6 +234,7 @@ class IngestReport(BaseModel):
     assets: dict[str, int] = Field(default_factory=dict)   # files that make up the web pages under the folders (stylesheets, scripts, page sources), not read: how many of each suffix
     copies: dict[str, int] = Field(default_factory=dict)   # files under the folders holding a document read from another file there, in a better format (`fs.md.gz` beside `fs.html`), not read: how many of each suffix
     redirects: dict[str, int] = Field(default_factory=dict)  # HTML pages under the folders that only send their reader on to another page, not read: how many of each suffix
+    parts: dict[str, int] = Field(default_factory=dict)  # split Info manuals under the folders, each taken with the parts beside it that its first file lists: that file's name -> how many parts
     reread: list[str] = Field(default_factory=list)   # of `updated`: unchanged files read again, since a newer reader reads their format otherwise or OCR can now read their pages of images
     unread: dict[str, list[int]] = Field(default_factory=dict)  # documents indexed without their pages that hold only images (scanned): Tesseract is not installed. Display name -> those pages
 
@@ -250,7 +251,8 @@ class IngestReport(BaseModel):
         counted = lambda d: ", ".join(f"{n} {s}" for s, n in sorted(d.items(), key=lambda t: -t[1]))
         ignored = [f"  ignored, {why}: {counted(d)}" for why, d in self.not_read()]
         reread = [f"  {'would be ' * self.dry_run}read again, unchanged, by a newer reader of their format or with OCR: {_listed(self.reread)}"] if self.reread else []
-        return "\n".join([self.headline()] + [f"  {a}: {n}" for a, n in acts] + reread + self._unread() + self._failures() + ignored)
+        split = [f"  split Info manuals, each taken whole with the parts beside it: {_listed([f'{name} ({n} parts)' for name, n in self.parts.items()])}"] if self.parts else []
+        return "\n".join([self.headline()] + [f"  {a}: {n}" for a, n in acts] + reread + split + self._unread() + self._failures() + ignored)
 
     def _unread(self) -> list[str]:
         "The line that names the pages of images left unread, and how to read them."
