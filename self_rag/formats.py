@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple, Optional
 from urllib.parse import unquote
 
-import docx, openpyxl, pypdfium2, pypdfium2.raw as pdfium_c
+import docx, openpyxl, pypdfium2
 from docx.enum.style import WD_STYLE_TYPE
 from docx.oxml.ns import qn
 from docx.table import Table
