@@ -229,7 +229,7 @@ def _in(keys:np.ndarray, # sorted
     j = np.searchsorted(keys, k)
     return bool(j < len(keys) and keys[j] == k)
 
-STATS_FORMAT = 3  # the layout of the files `TermStats.save` writes, and the tokenizer that counted them: a file of another is not read
+STATS_FORMAT = 4  # the layout of the files `TermStats.save` writes, and the tokenizer that counted them (4: a name's words too): a file of another is not read
 SILENCE = 0.001  # how unlikely a document's silence on a name must be, were the document about it, to count (chosen before it was measured)
 
 class TermStats:
@@ -830,10 +830,6 @@ def _announces(u:Unit) -> bool:
     "A sentence that only announces what comes next (`...using the factor() function:`): prose whose one colon ends it."
     return not u.code and u.text.endswith(":") and u.text.count(":") == 1
 
-def _dangling_title(us:list[Unit], j:int) -> bool:
-    "Unit `j` is a heading the passage ends on (`Undo commits permanently`): its last unit, short prose with a capital that ends no sentence; what it heads is in the next passage."
-    u = us[j]
-    return j == len(us) - 1 and not u.code and not u.ends and len(u.text.split()) <= 8 and u.text[:1].isupper()
 
 # %% ../nbs/14_llm.ipynb #82d8723e
 def _passages(docs:list[dict]) -> list[tuple[int, list[Unit]]]:
@@ -876,6 +872,15 @@ def _heads_entry(us:list[Unit], j:int) -> bool:
     k = j
     while k < len(us) and _is_term(us[k]) and _OPTION.match(us[k].text): k += 1
     return k > j and (k == len(us) or not us[k].code)
+
+# %% ../nbs/14_llm.ipynb #55a6b4a0
+def _dangling_title(us:list[Unit], j:int) -> bool:
+    "Unit `j` is a heading the passage ends on (`Undo commits permanently`: short prose with a capital that ends no sentence), or the term of an entry after a sentence that ends (`SHARE_HISTORY <K>`): its last unit; what it heads is in the next passage."
+    u = us[j]
+    if j != len(us) - 1: return False
+    if u.code: return _is_term(u) and j > 0 and not us[j - 1].code and us[j - 1].ends
+    return not u.ends and len(u.text.split()) <= 8 and u.text[:1].isupper()
+
 
 # %% ../nbs/14_llm.ipynb #3a066ffc
 _POINTS_BACK = re.compile(r"^(?:it|its|this|these|they|their|that|those|such|even better|better still|alternatively|otherwise|instead(?!\s+of)|in (?:that|this|such a|either) case)\b", re.I)

@@ -69,9 +69,14 @@ def stem(word:str) -> str:
 
 # %% ../nbs/01_text.ipynb #b2afa060
 def content_terms(text:str) -> list[str]:
-    "The text's content terms, in order, stemmed, without stopwords."
-    words = re.findall(r"\w+(?:[.]\w+)*", (text or "").lower())   # any script's letters: días, Gödel
-    return [stem(w) for w in words if w not in STOPWORDS and len(w) > 1 or w.isdigit()]
+    "The text's content terms, in order, stemmed, without stopwords; a name joined by underscores gives its words after it (`share_history`, `share`, `histori`), as a reader asks for them apart."
+    out = []
+    for w in re.findall(r"\w+(?:[.]\w+)*", (text or "").lower()):   # any script's letters: días, Gödel
+        if w in STOPWORDS or len(w) < 2 and not w.isdigit(): continue
+        out.append(stem(w))
+        if "_" in w.strip("_"): out += content_terms(w.replace("_", " "))
+    return out
+
 
 # %% ../nbs/01_text.ipynb #b7649f3b
 def coverage(query:str, # the text whose terms are looked for
