@@ -1599,13 +1599,16 @@ _META = re.compile(rb"<meta\b[^>]*>", re.I)
 _REFRESH = re.compile(rb"""http-equiv\s*=\s*["']?refresh\b""", re.I)
 _AT_ONCE = re.compile(rb"""content\s*=\s*["']?\s*0*(?:\.0*)?\s*[;,]\s*url\s*=\s*\S""", re.I)   # content="0; url=Shell-Grammar.html#Aliasing"
 
+def _head(path:str, n:int) -> bytes:
+    "The first `n` bytes of the file at `path`, gzipped or not (unpacked); none where it cannot be read."
+    try:
+        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f: return f.read(n)
+    except (OSError, EOFError, zlib.error): return b""
+
 @functools.lru_cache(maxsize=65536)
 def _redirects_at_once(path:str, mtime_ns:int, size:int) -> bool:
     "Whether the HTML page at `path` (maybe gzipped), as it was at `mtime_ns` and `size`, sends its reader to another address without delay."
-    try:
-        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f: head = f.read(HEAD_BYTES)
-    except (OSError, EOFError, zlib.error): return False
-    return any(_REFRESH.search(m) and _AT_ONCE.search(m) for m in _META.findall(head))
+    return any(_REFRESH.search(m) and _AT_ONCE.search(m) for m in _META.findall(_head(path, HEAD_BYTES)))
 
 def redirect_pages(files:list[Path]) -> set[Path]:
     "Of `files`, the HTML pages that send their reader on to another page at once, never shown: each page's head read once per version of it."
@@ -1621,10 +1624,7 @@ def redirect_pages(files:list[Path]) -> set[Path]:
 @functools.lru_cache(maxsize=4096)
 def _listed_parts(path:str, mtime_ns:int, size:int) -> frozenset[str]:
     "The parts the Info file at `path` (maybe gzipped), as it was at `mtime_ns` and `size`, lists near its start (`info_parts`); none where it cannot be read."
-    try:
-        with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f: head = f.read(1 << 16)
-    except (OSError, EOFError, zlib.error): return frozenset()
-    return frozenset(info_parts(head.decode("latin-1")))
+    return frozenset(info_parts(_head(path, 1 << 16).decode("latin-1")))   # the table comes before the first node
 
 def split_info_parts(files:list[Path]) -> dict[Path, list[Path]]:
     "Of `files`, the split Info manuals whose parts are among them too: {first file: the parts it lists that lie beside it}, read with it. Each first file read once per version of it."
