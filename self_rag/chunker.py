@@ -41,6 +41,7 @@ def cut_point(text:str, # the whole text
               limit:int, # the chunk may not go past this offset
               min_len:int, # don't cut before start+min_len if a boundary exists later
               blocks:list[tuple[int, int]]=(), # (start, end) of code blocks not to cut inside while another boundary exists
+              joins:frozenset=frozenset(), # offsets where a page starts: the line before is the last of its page (a footer), no heading
              ) -> int:
     "The offset to end a chunk at: the strongest boundary in `text[start+min_len:limit]` outside `blocks`, never mid-word; a paragraph break after a heading (`heads_next`) only where no other paragraph ends."
     if limit >= len(text): return len(text)
@@ -48,10 +49,10 @@ def cut_point(text:str, # the whole text
     outside = lambda e: not any(a < e < b for a, b in blocks)
     for pat in _BOUNDARIES:
         ends = [m.end() for m in pat.finditer(text, start + min_len, limit) if outside(m.end())]
-        if pat is _BOUNDARIES[0]: ends = [e for e in ends if not heads_next(text, e)] or ends   # not after a heading or a term, unless no other paragraph ends
+        if pat is _BOUNDARIES[0]: ends = [e for e in ends if e in joins or not heads_next(text, e)] or ends   # not after a heading or a term, unless no other paragraph ends
         if ends: return ends[-1]
     if opens := [a for a, b in blocks if start + min_len // 2 <= a and b > limit]: return opens[0]   # a block that does not fit after a fair stretch of text: the next chunk starts with it
-    if blocks: return cut_point(text, start, limit, min_len)   # a block longer than a chunk: cut inside it
+    if blocks: return cut_point(text, start, limit, min_len, joins=joins)   # a block longer than a chunk: cut inside it
     m = re.search(r"\s", text[start:limit][::-1])  # a word longer than the window: cut after the last space, if any
     return limit - m.start() if m and limit - m.start() > start else limit
 
@@ -71,6 +72,7 @@ def split_spans(text:str, # the text to cut
                 overlap:int=0, # characters shared by consecutive chunks
                 start:int=0, # offset where the stretch to cut begins
                 end:Optional[int]=None, # offset where it ends (default: the end of `text`)
+                joins:frozenset=frozenset(), # offsets where a page starts (`cut_point`)
                ) -> list[tuple[int,int]]:
     "Cut `text[start:end]` into `(start, end)` spans of at most `size` characters at natural boundaries."
     end = len(text) if end is None else end
@@ -79,7 +81,7 @@ def split_spans(text:str, # the text to cut
     while s < end:
         while s < end and sub[s].isspace(): s += 1
         if s >= end: break
-        e = cut_point(sub, s, min(s + size, end), size // 2, blocks)
+        e = cut_point(sub, s, min(s + size, end), size // 2, blocks, joins)
         spans.append((s, e))
         if e >= end: break
         s = e if any(a == e for a, _ in blocks) else max(_next_start(sub, e, overlap, s), s + 1)   # a chunk cut before a code block: the next starts with it
@@ -186,7 +188,7 @@ def _cut(self:Chunker, text:str, starts:list[int], flowing:set[int], spans:list[
     for s, e in spans:
         parents.append(parent := make("parent", self.parents + len(parents), s, e))
         for a, b in _page_segments(starts, s, e, self.settings.chunk_size // 4, flowing):
-            for cs, ce in split_spans(text, self.settings.chunk_size, self.settings.chunk_overlap, a, b):
+            for cs, ce in split_spans(text, self.settings.chunk_size, self.settings.chunk_overlap, a, b, frozenset(starts)):
                 children.append(make("child", self.children + len(children), cs, ce, parent.id))
     self.parents, self.children = self.parents + len(parents), self.children + len(children)
     return parents, children
@@ -201,7 +203,7 @@ def add(self:Chunker, pages:list, # the document's next `Page`s, in order
     if not self.held: return [], []
     text, starts, flowing = _join_parts(self.held, self.before)
     size = self.settings.parent_chunk_size
-    spans = split_spans(text, size, start=self.at)
+    spans = split_spans(text, size, start=self.at, joins=frozenset(starts))
     done = spans if last else [(s, e) for s, e in spans if s + size < len(text)]   # the others may still reach further
     out = self._cut(text, starts, flowing, done)
     rest = spans[len(done)][0] if len(done) < len(spans) else len(text)          # where the next parent starts
