@@ -184,11 +184,11 @@ def _cut(self:Chunker, text:str, starts:list[int], flowing:set[int], spans:list[
                      title=parts[0].title, parent_id=parent_id, index=i,
                      where=span_where(parts[first], parts[last], text[starts[first]:s], text[starts[last]:e]), furniture=furniture,
                      page_starts=page_starts, code_open=opened_at(s))
-    parents, children = [], []
+    parents, children, joins = [], [], frozenset(starts)
     for s, e in spans:
         parents.append(parent := make("parent", self.parents + len(parents), s, e))
         for a, b in _page_segments(starts, s, e, self.settings.chunk_size // 4, flowing):
-            for cs, ce in split_spans(text, self.settings.chunk_size, self.settings.chunk_overlap, a, b, frozenset(starts)):
+            for cs, ce in split_spans(text, self.settings.chunk_size, self.settings.chunk_overlap, a, b, joins):
                 children.append(make("child", self.children + len(children), cs, ce, parent.id))
     self.parents, self.children = self.parents + len(parents), self.children + len(children)
     return parents, children

@@ -1198,7 +1198,7 @@ def load_info(path:Path, # an Info file, gzipped or not
               settings:Settings | None=None, # the limits of unpacking; unset = read from the environment
              ) -> list[Page]:
     "A GNU Info manual as one Page per chapter and section, its Top node's title as the document's title; a split one whole, from the file that lists its parts and the parts beside it (`find.info`, `find.info-1.gz`, ...). A part named itself is read alone."
-    text, parts = _info_text(path, settings), []
+    text = _info_text(path, settings)
     for name in (parts := info_parts(text)):
         part = _info_text(_part_file(path, name, parts), settings)
         text += part[part.find("\x1f"):] if "\x1f" in part else ""   # its nodes, without the preamble each part repeats
@@ -1482,11 +1482,17 @@ def _icon_by_header(path:str, mtime_ns:int, size:int) -> bool:
         with Image.open(path) as im: return im.width * im.height < ICON_PIXELS
     except (OSError, ValueError, UnidentifiedImageError, Image.DecompressionBombError): return False
 
-def is_icon(path:Path) -> bool:
-    "An image of fewer than `ICON_PIXELS` pixels, by its header; False where it is no image Pillow can open. A header is read once per version of the file: a watched folder's polls only stat its images."
+def _as_it_is(read:Callable, # a reading of a file, cached by (path, mtime_ns, size)
+             path:str | os.PathLike,
+             missing=None): # what a file that cannot be stat'ed gives
+    "`read` of the file at `path` as it is now: a file is read once per version of it, and a watched folder's polls only stat it."
     try: st = os.stat(path)
-    except OSError: return False
-    return _icon_by_header(str(path), st.st_mtime_ns, st.st_size)
+    except OSError: return missing
+    return read(str(path), st.st_mtime_ns, st.st_size)
+
+def is_icon(path:Path) -> bool:
+    "An image of fewer than `ICON_PIXELS` pixels, by its header; False where it is no image Pillow can open. A header is read once per version of the file (`_as_it_is`)."
+    return _as_it_is(_icon_by_header, path, False)
 
 # %% ../nbs/04_loaders.ipynb #f245a8e9
 PAGE_ASSETS = (".css", ".js", ".mjs")   # what a web page loads to look and behave as it does: a site's stylesheets and scripts
@@ -1513,9 +1519,7 @@ def page_assets(files:list[Path]) -> set[Path]:
     if not pages: return set()
     loaded = set()
     for p in pages if any(f.suffix.lower() in PAGE_ASSETS for f in files) else []:
-        try: st = os.stat(p)   # a compressed page is not read: its name is enough for its source
-        except OSError: continue
-        loaded |= {f for f in _loaded_by_page(p, st.st_mtime_ns, st.st_size) if f.lower().endswith(PAGE_ASSETS)}
+        loaded |= {f for f in _as_it_is(_loaded_by_page, p, frozenset()) if f.lower().endswith(PAGE_ASSETS)}   # a compressed page is not read: its name is enough for its source
     shared = {os.path.dirname(f) for f in loaded} - {os.path.dirname(p) for p in pages}
     def asset(f:Path) -> bool:
         real = os.path.realpath(f)
@@ -1612,13 +1616,7 @@ def _redirects_at_once(path:str, mtime_ns:int, size:int) -> bool:
 
 def redirect_pages(files:list[Path]) -> set[Path]:
     "Of `files`, the HTML pages that send their reader on to another page at once, never shown: each page's head read once per version of it."
-    out = set()
-    for f in files:
-        if not f.name.lower().removesuffix(".gz").endswith((".html", ".htm")): continue
-        try: st = os.stat(f)
-        except OSError: continue
-        if _redirects_at_once(str(f), st.st_mtime_ns, st.st_size): out.add(f)
-    return out
+    return {f for f in files if f.name.lower().removesuffix(".gz").endswith((".html", ".htm")) and _as_it_is(_redirects_at_once, f, False)}
 
 # %% ../nbs/04_loaders.ipynb #789a5da0
 @functools.lru_cache(maxsize=4096)
@@ -1631,9 +1629,7 @@ def split_info_parts(files:list[Path]) -> dict[Path, list[Path]]:
     out = {}
     for f in files:
         if not f.name.removesuffix(".gz").lower().endswith(".info"): continue
-        try: st = os.stat(f)
-        except OSError: continue
-        listed = _listed_parts(str(f), st.st_mtime_ns, st.st_size)
+        listed = _as_it_is(_listed_parts, f, frozenset())
         if mine := sorted(p for p in files if p != f and p.parent == f.parent and p.name.removesuffix(".gz") in listed): out[f] = mine
     return out
 
