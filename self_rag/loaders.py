@@ -36,12 +36,13 @@ __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WIND
            'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
            'contents_entries', 'contents_starts', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections',
-           'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections', 'adoc_sections',
-           'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'info_parts', 'asks_in_bold',
-           'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info',
-           'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format',
-           'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon',
-           'page_assets', 'holds_text', 'renditions', 'redirect_pages', 'split_info_parts', 'find_documents']
+           'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections', 'adoc_markdown',
+           'adoc_sections', 'looks_like_adoc', 'latex_sections', 'org_markdown', 'info_examples', 'info_sections',
+           'info_parts', 'asks_in_bold', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex',
+           'load_org', 'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text',
+           'is_man_page', 'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
+           'load_document', 'is_icon', 'page_assets', 'holds_text', 'renditions', 'redirect_pages', 'split_info_parts',
+           'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -787,15 +788,96 @@ def release_sections(text:str) -> list[tuple[str | None, str]] | None:
 
 # %% ../nbs/04_loaders.ipynb #4eee17f1
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
-_ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,})[ \t]*$")   # a delimited block opens and closes with the same line
+_ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,}|--|\|===)[ \t]*$")   # a delimited block opens and closes with the same line
+_ADOC_UNDERLINE = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}   # a two-line title's underline -> the title's level
+_ADOC_DIRECTIVE = re.compile(r"^(?:(?:ifn?def|ifeval|endif)::[^\[\s]*\[(?P<text>.*)\]|include::\S*\[[^\]]*\])[ \t]*$")   # ifdef::git-log[], include::diff-options.txt[]
+_ADOC_ATTRIBUTE = re.compile(r"^:(?P<off>!?)(?P<name>\w[\w-]*)(?P<off2>!?):(?:[ \t]+(?P<value>.*?))?[ \t]*$")   # :toc:, :version: 2.1, :name!:
+_ADOC_ATTRIBUTE_LIST = re.compile(r"^\[(?P<list>[^\[\]]*|\[[^\[\]]+\])\][ \t]*$")   # [source,sh], [NOTE], [[anchor]]: what the next block is
+_ADOC_ITEM = re.compile(r"^[ \t]*(?:[*.-]{1,5}|\d{1,3}\.)[ \t]+\S")   # "* item", "  . step", "1. step": a list item
+_ADOC_BLOCK_TITLE = re.compile(r"^\.(?=[^.\s])(.+)$")   # .Example
+_ADOC_TERM = re.compile(r"^(\S.*?)(?::{2,4}|;;)(?:[ \t]+(.*))?$")   # "-p::", "CPU:: the processor": a description list's term
+_ADOC_INLINE = re.compile(r"""(?x)
+      \b(?P<macro>link|linkgit|xref|mailto|image|kbd|btn|footnote|pass|anchor|indexterm2?|menu):(?P<target>[^\s\[\]]*)\[(?P<text>[^\]\n]*)\]   # link:url[words], linkgit:git-add[1]
+    | \b(?P<url>(?:https?|ftp|irc)://[^\s\[\]]+)\[(?P<words>[^\]\n]*)\]     # https://example.org[words]
+    | <<(?P<ref>[^,>\n]+)(?:,\s*(?P<reftext>[^>\n]+))?>>                    # <<anchor,words>>
+    | \{(?P<attr>\w[\w-]*)\}                                                 # {version}""")
+
+_ADOC_CHARACTERS = {"empty": "", "blank": "", "sp": " ", "nbsp": "\u00a0", "zwsp": "", "wj": "", "apos": "'", "quot": '"', "lsquo": "‘", "rsquo": "’",
+                   "ldquo": "“", "rdquo": "”", "deg": "°", "plus": "+", "brvbar": "¦", "vbar": "|", "amp": "&", "lt": "<", "gt": ">",
+                   "startsb": "[", "endsb": "]", "caret": "^", "asterisk": "*", "tilde": "~", "backslash": "\\", "backtick": "`",
+                   "two-colons": "::", "two-semicolons": ";;", "cpp": "C++", "pp": "++"}   # AsciiDoc's own attributes for characters its markup would take
+
+def _adoc_inline(m:re.Match, attrs:dict) -> str:
+    "What one macro, cross-reference or attribute reference reads as."
+    if name := m.group("attr"): return attrs.get(name.lower(), _ADOC_CHARACTERS.get(name, m.group(0)))   # one the document does not set stays as written: HEAD@{1}
+    if m.group("ref"): return (m.group("reftext") or m.group("ref")).strip()
+    if m.group("url"): return _link_words(m.group("words"), m.group("url")) if m.group("words") else m.group("url")
+    macro, target, text = m.group("macro"), m.group("target"), m.group("text")
+    if macro == "linkgit": return f"{target}({text})"   # a manual page: git-add(1)
+    if macro in ("link", "mailto"): return _link_words(text, target if macro == "link" else f"mailto:{target}") if text else target
+    if macro == "footnote": return f" ({text})" if text else ""
+    return "" if macro in ("anchor", "indexterm") else text or target
+
+def _adoc_title_level(lines:list[str], i:int) -> int | None:
+    "The level of a two-line title whose underline is line `i` (`Title` over `=====`, as long give or take two), after a blank line; None if it is none."
+    u, title = lines[i].rstrip(), lines[i - 1].rstrip() if i else ""
+    if len(u) < 2 or u[0] not in _ADOC_UNDERLINE or u != u[0] * len(u): return None
+    if not title.strip() or title[0].isspace() or abs(len(title) - len(u)) > 2 or not re.search(r"\w", title) or title.endswith((":", ".")): return None   # "Run it:" over "----" opens a listing
+    return _ADOC_UNDERLINE[u[0]] if i < 2 or not lines[i - 2].strip() or _ADOC_ATTRIBUTE_LIST.match(lines[i - 2]) else None   # after a blank line or its anchor, [[FILES]]
+
+def adoc_markdown(text:str) -> str:
+    "AsciiDoc as it reads rendered, in Markdown: titles as `#` headings, listing and literal blocks as code blocks, macros and cross-references as their words, attribute references as their values; comments, conditional and include directives, attribute entries and block attribute lists out."
+    lines, out, attrs, lang, i, term = text.split("\n"), [], {}, "", 0, None
+    inline = lambda s: re.sub(r"[ \t]\+$", "", _ADOC_INLINE.sub(lambda m: _adoc_inline(m, attrs), s))   # a trailing " +" is a hard line break
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() and not line[:1].isspace(): term = len(out) if _ADOC_TERM.match(line) else None   # a term's description may follow indented, after a blank line
+        elif not line.strip() and term is not None and out and out[-1].strip() and len(out) - 1 != term: term = None   # that paragraph is over
+        if (d := _ADOC_DELIMITER.match(line)) and (mark := d.group(1))[0] in "/-." and len(mark) >= 4:   # a comment, listing or literal block: to its closing line
+            end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == mark), len(lines))
+            if mark[0] != "/": out += [f"```{lang}", *lines[i + 1:end], "```"]
+            lang, i = "", end + 1; continue
+        if d: i += 1; continue   # an example, sidebar, quote, open, passthrough or table block: its content stays
+        if i + 1 < len(lines) and (level := _adoc_title_level(lines, i + 1)): out += ["", "#" * level + " " + inline(line.strip()), ""]; i += 2; continue
+        if (h := _ADOC_HEADING.match(line)): out += ["", "#" * len(h.group(1)) + " " + inline(h.group(2)), ""]
+        elif a := _ADOC_ATTRIBUTE.match(line):
+            if a.group("off") or a.group("off2"): attrs.pop(a.group("name").lower(), None)
+            else: attrs[a.group("name").lower()] = inline(a.group("value") or "")
+        elif a := _ADOC_ATTRIBUTE_LIST.match(line):
+            style = [s.strip() for s in a.group("list").split(",")]
+            if style[0] == "source" and len(style) > 1: lang = style[1]
+        elif d := _ADOC_DIRECTIVE.match(line):
+            if d.group("text"): out.append(inline(d.group("text")))   # ifdef::attr[the line itself]
+        elif line.startswith("//"): pass   # a comment line
+        elif line[:1].isspace() and line.strip() and (not out or not out[-1].strip()) and term is None and not _ADOC_ITEM.match(line):   # an indented paragraph, not a term's description nor a list item, is a literal block
+            end = next((j for j in range(i, len(lines)) if not lines[j].strip()), len(lines))
+            out += ["```", *lines[i:end], "```"]; i = end; continue
+        elif (t := _ADOC_BLOCK_TITLE.match(line)) and (not out or not out[-1].strip()): out.append(inline(t.group(1)))
+        elif line.strip() == "+": out.append("")   # a list continuation
+        elif t := _ADOC_TERM.match(line): out.append(inline(t.group(1)) + (f": {inline(t.group(2))}" if t.group(2) else ""))
+        else: out.append(inline(line.strip() if line[:1].isspace() else line))   # a description's lines, indented under their term
+        i += 1
+    return "\n".join(out)
 
 def adoc_sections(text:str) -> list[tuple[str | None, str]]:
-    "Cut AsciiDoc at its `=` and `==` headings (not inside delimited blocks): [(title path, text)]."
-    lines, heads, block = text.split("\n"), [], None
-    for i, line in enumerate(lines):
-        if d := _ADOC_DELIMITER.match(line): block = None if block == d.group(1) else block or d.group(1)
-        elif block is None and (h := _ADOC_HEADING.match(line)) and len(h.group(1)) <= 2: heads.append((i, len(h.group(1)), h.group(2)))
-    return _cut(lines, heads)
+    "Cut AsciiDoc, as it reads rendered (`adoc_markdown`), at its first two levels of titles: [(title path, text)]."
+    return markdown_sections(adoc_markdown(text))
+
+
+# %% ../nbs/04_loaders.ipynb #4fa391f2
+_ADOC_MARKS = (re.compile(r"^(?:ifn?def|ifeval|endif|include)::[^\[\s]*\[.*\]$", re.M),   # a directive
+               re.compile(r"^:!?[A-Za-z]\w*(?:-\w+)*!?:(?:[ \t]|$)", re.M),   # an attribute entry
+               re.compile(r"^\[\[[\w:.-]+(?:,[^\]\n]*)?\]\]$|<<[\w:.-]+(?:,[^>\n]*)?>>", re.M),   # an anchor, a cross-reference
+               re.compile(r"^\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|source(?:,[^\]\n]*)?|listing|literal|verse|quote(?:,[^\]\n]*)?|cols=[^\]\n]*|options=[^\]\n]*)\]$", re.M),   # a block's style
+               re.compile(r"^\S[^\n]*?:::?$", re.M),   # a description list's term
+               re.compile(r"^\.[A-Z][^\n.]*$", re.M))   # a block title
+_ADOC_MACRO = re.compile(r"\b(?:link|linkgit|xref|image|kbd|footnote|pass|indexterm):[^\s\[\]]*\[[^\]\n]*\]")
+
+def looks_like_adoc(text:str) -> bool:
+    "Whether a text file is AsciiDoc (git's manuals keep theirs as `.txt`): two of its macros (`linkgit:git-add[1]`, `link:url[words]`), or one and another mark of AsciiDoc, or two other marks (directives, attribute entries, anchors, block styles, description list terms, block titles)."
+    marks = sum(bool(p.search(text)) for p in _ADOC_MARKS) + min(len(_ADOC_MACRO.findall(text)), 2)
+    return marks >= 2
+
 
 # %% ../nbs/04_loaders.ipynb #126ec037
 _TEX_LEVELS = ("part", "chapter", "section", "subsection", "subsubsection")
@@ -1154,9 +1236,10 @@ def _read_text(path:Path) -> str: return clean_text(decode_text(path, path.read_
 
 # %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
-    "A plain-text or reStructuredText file as one Page, or one per section where it underlines its headings; a Debian changelog one per entry, a NEWS file one per release."
+    "A plain-text or reStructuredText file as one Page, or one per section where it underlines its headings; a Debian changelog one per entry, a NEWS file one per release, AsciiDoc as `load_adoc` reads it."
     text = _read_text(path)
     if sections := changelog_sections(text): return _text_pages(path, sections)
+    if looks_like_adoc(text): return _text_pages(path, adoc_sections(text))
     sections = rst_sections(text)
     if all(title is None for title, _ in sections): sections = release_sections(text) or sections   # no underlined heading: perhaps a NEWS file
     return _text_pages(path, sections)
@@ -1270,9 +1353,9 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True, version=7))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed; 5: not inside letter-spaced words; 6, 7: running headers that name a section
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
-register_format((".txt", ".text"), Format("text", load_text, version=6))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252)
-register_format((".rst", ".rest"), Format("text", load_text, version=5))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4, 5: as .txt 5, 6
-register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=2))   # the same
+register_format((".txt", ".text"), Format("text", load_text, version=7))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252); 7: AsciiDoc read as AsciiDoc
+register_format((".rst", ".rest"), Format("text", load_text, version=6))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4-6: as .txt 5-7
+register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=3))   # 2: as .rst 2; 3: read as rendered (`adoc_markdown`)
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, settings=True, version=3, unpacks=True))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks; 3: a split manual read whole
