@@ -820,9 +820,12 @@ TAIL_SHARE = 0.4  # a unit scoring under this share of the best one's is no evid
 OTHER_DOCUMENTS = 2  # then the best unit of up to this many relevant documents none of those quotes is from (chosen before it was measured)
 
 # %% ../nbs/14_llm.ipynb #fc714095
+_MARKUP = str.maketrans("", "", "`'\"‘’“”*")   # quotes, backticks and stars: markup that one rendition of a text shows and another does not
+
 def _unsaid(u:Unit, said:set[str]) -> bool:
-    "True the first time a unit's text comes, which `said` then remembers (lower case, spaces single)."
+    "True the first time a unit's text comes, which `said` then remembers: lower case, spaces single; a sentence also without the quotes and backticks of markup and its last stop (code keeps them: `echo 'a b'` is not `echo a b`)."
     t = one_line(u.text).lower()
+    if not u.code: t = t.translate(_MARKUP).rstrip(".")
     return t not in said and not said.add(t)
 
 # %% ../nbs/14_llm.ipynb #955432d8
