@@ -790,7 +790,7 @@ def release_sections(text:str) -> list[tuple[str | None, str]] | None:
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
 _ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,}|--|\|===)[ \t]*$")   # a delimited block opens and closes with the same line
 _ADOC_UNDERLINE = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}   # a two-line title's underline -> the title's level
-_ADOC_DIRECTIVE = re.compile(r"^(?:(?:ifn?def|ifeval|endif)::[^\[\s]*\[(?P<text>.*)\]|include::\S*\[[^\]]*\])[ \t]*$")   # ifdef::git-log[], include::diff-options.txt[]
+_ADOC_DIRECTIVE = re.compile(r"^(?:(?:ifn?def|ifeval|endif)::[^\[\s]*\[(?P<text>.*)\]|include::\S*\[[^\]]*\])[ \t]*$", re.M)   # ifdef::git-log[], include::diff-options.txt[]
 _ADOC_ATTRIBUTE = re.compile(r"^:(?P<off>!?)(?P<name>\w[\w-]*)(?P<off2>!?):(?:[ \t]+(?P<value>.*?))?[ \t]*$")   # :toc:, :version: 2.1, :name!:
 _ADOC_ATTRIBUTE_LIST = re.compile(r"^\[(?P<list>[^\[\]]*|\[[^\[\]]+\])\][ \t]*$")   # [source,sh], [NOTE], [[anchor]]: what the next block is
 _ADOC_ITEM = re.compile(r"^[ \t]*(?:[*.-]{1,5}|\d{1,3}\.)[ \t]+\S")   # "* item", "  . step", "1. step": a list item
@@ -800,6 +800,7 @@ _ADOC_INLINE = re.compile(r"""(?x)
       \b(?P<macro>link|linkgit|xref|mailto|image|kbd|btn|footnote|pass|anchor|indexterm2?|menu):(?P<target>[^\s\[\]]*)\[(?P<text>[^\]\n]*)\]   # link:url[words], linkgit:git-add[1]
     | \b(?P<url>(?:https?|ftp|irc)://[^\s\[\]]+)\[(?P<words>[^\]\n]*)\]     # https://example.org[words]
     | <<(?P<ref>[^,>\n]+)(?:,\s*(?P<reftext>[^>\n]+))?>>                    # <<anchor,words>>
+    | \[\[[^\[\]\n]+\]\]                                                     # [[anchor]] before a term or a sentence: nothing
     | \{(?P<attr>\w[\w-]*)\}                                                 # {version}""")
 
 _ADOC_CHARACTERS = {"empty": "", "blank": "", "sp": " ", "nbsp": "\u00a0", "zwsp": "", "wj": "", "apos": "'", "quot": '"', "lsquo": "‘", "rsquo": "’",
@@ -810,6 +811,7 @@ _ADOC_CHARACTERS = {"empty": "", "blank": "", "sp": " ", "nbsp": "\u00a0", "zwsp
 def _adoc_inline(m:re.Match, attrs:dict) -> str:
     "What one macro, cross-reference or attribute reference reads as."
     if name := m.group("attr"): return attrs.get(name.lower(), _ADOC_CHARACTERS.get(name, m.group(0)))   # one the document does not set stays as written: HEAD@{1}
+    if m.group(0).startswith("[["): return ""
     if m.group("ref"): return (m.group("reftext") or m.group("ref")).strip()
     if m.group("url"): return _link_words(m.group("words"), m.group("url")) if m.group("words") else m.group("url")
     macro, target, text = m.group("macro"), m.group("target"), m.group("text")
@@ -865,8 +867,7 @@ def adoc_sections(text:str) -> list[tuple[str | None, str]]:
 
 
 # %% ../nbs/04_loaders.ipynb #4fa391f2
-_ADOC_MARKS = (re.compile(r"^(?:ifn?def|ifeval|endif|include)::[^\[\s]*\[.*\]$", re.M),   # a directive
-               re.compile(r"^:!?[A-Za-z]\w*(?:-\w+)*!?:(?:[ \t]|$)", re.M),   # an attribute entry
+_ADOC_MARKS = (re.compile(r"^:!?[A-Za-z]\w*(?:-\w+)*!?:(?:[ \t]|$)", re.M),   # an attribute entry
                re.compile(r"^\[\[[\w:.-]+(?:,[^\]\n]*)?\]\]$|<<[\w:.-]+(?:,[^>\n]*)?>>", re.M),   # an anchor, a cross-reference
                re.compile(r"^\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|source(?:,[^\]\n]*)?|listing|literal|verse|quote(?:,[^\]\n]*)?|cols=[^\]\n]*|options=[^\]\n]*)\]$", re.M),   # a block's style
                re.compile(r"^\S[^\n]*?:::?$", re.M),   # a description list's term
@@ -874,9 +875,9 @@ _ADOC_MARKS = (re.compile(r"^(?:ifn?def|ifeval|endif|include)::[^\[\s]*\[.*\]$",
 _ADOC_MACRO = re.compile(r"\b(?:link|linkgit|xref|image|kbd|footnote|pass|indexterm):[^\s\[\]]*\[[^\]\n]*\]")
 
 def looks_like_adoc(text:str) -> bool:
-    "Whether a text file is AsciiDoc (git's manuals keep theirs as `.txt`): two of its macros (`linkgit:git-add[1]`, `link:url[words]`), or one and another mark of AsciiDoc, or two other marks (directives, attribute entries, anchors, block styles, description list terms, block titles)."
-    marks = sum(bool(p.search(text)) for p in _ADOC_MARKS) + min(len(_ADOC_MACRO.findall(text)), 2)
-    return marks >= 2
+    "Whether a text file is AsciiDoc (git's manuals keep theirs as `.txt`): two of its macros (`linkgit:git-add[1]`, `link:url[words]`) or directives (`ifdef::git-log[]`), or one and another mark of AsciiDoc, or two other marks (attribute entries, anchors, block styles, description list terms, block titles)."
+    twice = lambda p: sum(1 for _ in itertools.islice(p.finditer(text), 2))   # a macro or directive counts up to twice
+    return sum(bool(p.search(text)) for p in _ADOC_MARKS) + twice(_ADOC_MACRO) + twice(_ADOC_DIRECTIVE) >= 2
 
 
 # %% ../nbs/04_loaders.ipynb #126ec037
