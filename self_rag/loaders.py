@@ -870,7 +870,7 @@ def adoc_sections(text:str) -> list[tuple[str | None, str]]:
 _ADOC_MARKS = (re.compile(r"^:!?[A-Za-z]\w*(?:-\w+)*!?:(?:[ \t]|$)", re.M),   # an attribute entry
                re.compile(r"^\[\[[\w:.-]+(?:,[^\]\n]*)?\]\]$|<<[\w:.-]+(?:,[^>\n]*)?>>", re.M),   # an anchor, a cross-reference
                re.compile(r"^\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|source(?:,[^\]\n]*)?|listing|literal|verse|quote(?:,[^\]\n]*)?|cols=[^\]\n]*|options=[^\]\n]*)\]$", re.M),   # a block's style
-               re.compile(r"^\S[^\n]*?:::?$", re.M),   # a description list's term
+               re.compile(r"^(?!\.\. )\S[^\n]*?(?::{2,4}|;;)(?:[ \t]+\S|\n[ \t]+\S)", re.M),   # a description list's term, its description after it or indented under it (reStructuredText's `like this::` has a blank line before its block; `.. note::` is its directive)
                re.compile(r"^\.[A-Z][^\n.]*$", re.M))   # a block title
 _ADOC_MACRO = re.compile(r"\b(?:link|linkgit|xref|image|kbd|footnote|pass|indexterm):[^\s\[\]]*\[[^\]\n]*\]")
 
