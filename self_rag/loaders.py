@@ -791,13 +791,14 @@ _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
 _ADOC_DELIMITER = re.compile(r"^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|/{4,}|--|\|===)[ \t]*$")   # a delimited block opens and closes with the same line
 _ADOC_UNDERLINE = {"=": 1, "-": 2, "~": 3, "^": 4, "+": 5}   # a two-line title's underline -> the title's level
 _ADOC_DIRECTIVE = re.compile(r"^(?:(?:ifn?def|ifeval|endif)::[^\[\s]*\[(?P<text>.*)\]|include::\S*\[[^\]]*\])[ \t]*$", re.M)   # ifdef::git-log[], include::diff-options.txt[]
-_ADOC_ATTRIBUTE = re.compile(r"^:(?P<off>!?)(?P<name>\w[\w-]*)(?P<off2>!?):(?:[ \t]+(?P<value>.*?))?[ \t]*$")   # :toc:, :version: 2.1, :name!:
+_ADOC_ATTRIBUTE = re.compile(r"^:(?P<off>!?)(?P<name>\w[\w-]*)(?P<off2>!?):(?:[ \t]+(?P<value>.*?))?[ \t]*$", re.M)   # :toc:, :version: 2.1, :name!:
 _ADOC_ATTRIBUTE_LIST = re.compile(r"^\[(?P<list>[^\[\]]*|\[[^\[\]]+\])\][ \t]*$")   # [source,sh], [NOTE], [[anchor]]: what the next block is
 _ADOC_ITEM = re.compile(r"^[ \t]*(?:[*.-]{1,5}|\d{1,3}\.)[ \t]+\S")   # "* item", "  . step", "1. step": a list item
 _ADOC_BLOCK_TITLE = re.compile(r"^\.(?=[^.\s])(.+)$")   # .Example
 _ADOC_TERM = re.compile(r"^(\S.*?)(?::{2,4}|;;)(?:[ \t]+(.*))?$")   # "-p::", "CPU:: the processor": a description list's term
+_ADOC_MACROS = "link|linkgit|xref|mailto|image|kbd|btn|footnote|pass|anchor|indexterm2?|menu"   # inline macros that show words: a link's, a key's, a manual page's
 _ADOC_INLINE = re.compile(r"""(?x)
-      \b(?P<macro>link|linkgit|xref|mailto|image|kbd|btn|footnote|pass|anchor|indexterm2?|menu):(?P<target>[^\s\[\]]*)\[(?P<text>[^\]\n]*)\]   # link:url[words], linkgit:git-add[1]
+      \b(?P<macro>""" + _ADOC_MACROS + r"""):(?P<target>[^\s\[\]]*)\[(?P<text>[^\]\n]*)\]   # link:url[words], linkgit:git-add[1]
     | \b(?P<url>(?:https?|ftp|irc)://[^\s\[\]]+)\[(?P<words>[^\]\n]*)\]     # https://example.org[words]
     | <<(?P<ref>[^,>\n]+)(?:,\s*(?P<reftext>[^>\n]+))?>>                    # <<anchor,words>>
     | \[\[[^\[\]\n]+\]\]                                                     # [[anchor]] before a term or a sentence: nothing
@@ -867,12 +868,12 @@ def adoc_sections(text:str) -> list[tuple[str | None, str]]:
 
 
 # %% ../nbs/04_loaders.ipynb #4fa391f2
-_ADOC_MARKS = (re.compile(r"^:!?[A-Za-z]\w*(?:-\w+)*!?:(?:[ \t]|$)", re.M),   # an attribute entry
+_ADOC_MARKS = (_ADOC_ATTRIBUTE,   # an attribute entry
                re.compile(r"^\[\[[\w:.-]+(?:,[^\]\n]*)?\]\]$|<<[\w:.-]+(?:,[^>\n]*)?>>", re.M),   # an anchor, a cross-reference
                re.compile(r"^\[(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|source(?:,[^\]\n]*)?|listing|literal|verse|quote(?:,[^\]\n]*)?|cols=[^\]\n]*|options=[^\]\n]*)\]$", re.M),   # a block's style
                re.compile(r"^(?!\.\. )\S[^\n]*?(?::{2,4}|;;)(?:[ \t]+\S|\n[ \t]+\S)", re.M),   # a description list's term, its description after it or indented under it (reStructuredText's `like this::` has a blank line before its block; `.. note::` is its directive)
                re.compile(r"^\.[A-Z][^\n.]*$", re.M))   # a block title
-_ADOC_MACRO = re.compile(r"\b(?:link|linkgit|xref|image|kbd|footnote|pass|indexterm):[^\s\[\]]*\[[^\]\n]*\]")
+_ADOC_MACRO = re.compile(rf"\b(?:{_ADOC_MACROS}):[^\s\[\]]*\[[^\]\n]*\]")
 
 def looks_like_adoc(text:str) -> bool:
     "Whether a text file is AsciiDoc (git's manuals keep theirs as `.txt`): two of its macros (`linkgit:git-add[1]`, `link:url[words]`) or directives (`ifdef::git-log[]`), or one and another mark of AsciiDoc, or two other marks (attribute entries, anchors, block styles, description list terms, block titles)."
