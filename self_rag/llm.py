@@ -786,10 +786,12 @@ def refusal(question:str, # the question
             stats:Optional[TermStats], # the collection's term statistics
             words:frozenset[str], # the common words (`DenseEmbedder.words`)
             source:Optional[str]=None, # the passage's document; None: not known
+            before:Optional[str]=None, # the part before, when `question` is a part of a question: after an existence question, a part that names nothing is about what that one names
            ) -> Optional[str]:
     "Why the grader turns the passage down whatever its evidence (a name the collection never mentions, or that the passage's document is silent on; the thing an existence question asks about unnamed), or None. `bench/calibrate.py` sweeps the threshold over the passages it lets through."
     if missing := absent_names(question, stats, words): return f"No passage of the collection mentions {', '.join(missing)}."
-    if source and stats and (held := {n: k for n in question_names(question, words, scene=True) if stats.df.get(k := _name_term(n))}):   # as written: not a slip
+    names = question_names(question, words, scene=True) or (question_names(before, words, scene=True) if before and asked_thing(before) else ())
+    if source and stats and (held := {n: k for n in names if stats.df.get(k := _name_term(n))}):   # as written: not a slip
         if not any(stats.document_holds(source, k) for k in held.values()) and any(stats.silent_on(source, k) for k in held.values()):
             return f"The question asks about {', '.join(held)}; {source} never mentions {'it' if len(held) == 1 else 'them'}."
     if (thing := asked_thing(question)) and not names_thing(thing, content): return f"The question asks about '{thing}'; no sentence of this passage names it."
