@@ -15,7 +15,7 @@ from typing import Collection, Optional
 
 from fastcore.basics import patch
 
-from .chunker import Chunk, Chunker
+from .chunker import CHUNKER_VERSION, Chunk, Chunker
 from .config import Settings
 from .loaders import PDF_WINDOW, LoadError, Page, document_pieces, find_documents, reader_version
 from .results import DocumentInfo, DocumentList, Failure, IngestReport, Move
@@ -148,7 +148,7 @@ class _Doc:
     def info(self) -> DocumentInfo:
         return DocumentInfo(source=self.path.name, path=str(self.path), sha256=self.sha, version=self.version, pages=len(self.pages),
                             chunks=self.chunks, parents=self.parents, sections=list(self.sections), unread=sorted(self.unread),
-                            ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), reader=self.reader)
+                            ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"), reader=self.reader, chunker=CHUNKER_VERSION)
 
 # %% ../nbs/08_ingest.ipynb #0d41ff1c
 def _chunk_piece(pages:list[Page], chunker:Chunker, doc:_Doc, last:bool=False) -> tuple[frozenset, list[Chunk], list[Chunk]]:
@@ -215,7 +215,7 @@ def own_folders(settings:Settings) -> tuple[Path, ...]:
 # %% ../nbs/08_ingest.ipynb #63c8e6b1
 @patch
 def _triage(self:Indexer, files:list[Path], known:dict, force:bool, report:IngestReport) -> tuple[list, dict, set]:
-    "The files to index, as (path, sha256, registry entry or None), the unchanged ones as {path: \"skipped\"}, and those of the files to index that are unchanged but an older version of their reader read (`reader_version`), or that were read without their pages of images and can be OCR'd now: they are read again. Unreadable files are reported."
+    "The files to index, as (path, sha256, registry entry or None), the unchanged ones as {path: \"skipped\"}, and those of the files to index that are unchanged but an older version of their reader read (`reader_version`) or of the chunker cut (`CHUNKER_VERSION`), or that were read without their pages of images and can be OCR'd now: they are read again. Unreadable files are reported."
     todo, seen, outcome, reread = [], set(), {}, set()
     own = own_folders(self.settings)
     for f in files:
@@ -229,8 +229,8 @@ def _triage(self:Indexer, files:list[Path], known:dict, force:bool, report:Inges
         seen.add(f)
         prev = known.get(str(f))
         unchanged = prev and prev["sha256"] == sha and not force
-        if unchanged and prev.get("reader", 1) >= reader_version(f) and not (prev.get("unread") and shutil.which("tesseract")): outcome[str(f)] = "skipped"; continue
-        if unchanged: reread.add(str(f))   # read by an older reader, or without the pages OCR can read now: read again
+        if unchanged and prev.get("reader", 1) >= reader_version(f) and prev.get("chunker", 1) >= CHUNKER_VERSION and not (prev.get("unread") and shutil.which("tesseract")): outcome[str(f)] = "skipped"; continue
+        if unchanged: reread.add(str(f))   # read by an older reader, cut by an older chunker, or without the pages OCR can read now: read again
         todo.append((f, sha, prev))
     return todo, outcome, reread
 
@@ -409,7 +409,7 @@ def ingest(self:Indexer,
     files, errors = find_documents(paths, glob=glob, ignored=(ignored := Counter()), icons=(icons := Counter()), assets=(assets := Counter()), copies=(copies := Counter()), redirects=(redirects := Counter()), parts=(parts := Counter()))
     report = IngestReport(collection=c, dry_run=dry_run, failed=[Failure(path=str(e.path), reason=e.reason) for e in errors], ignored=dict(ignored), icons=dict(icons), assets=dict(assets), copies=dict(copies), redirects=dict(redirects), parts=dict(parts))
     docs = self.registry(c)["documents"]
-    todo, outcome, reread = self._triage(files, docs, force, report)   # outcome: path -> "added", "updated" or "skipped"; reread: unchanged, read by an older reader
+    todo, outcome, reread = self._triage(files, docs, force, report)   # outcome: path -> "added", "updated" or "skipped"; reread: unchanged, read by an older reader or cut by an older chunker
     moves, removed = _sync_plan(docs, files, todo, scope or paths, glob, force) if sync else ([], [])
     todo = [t for t in todo if str(t[0]) not in {new for _, new in moves}]
     if dry_run: return _dry_run(report, docs, todo, outcome, moves, removed, reread)

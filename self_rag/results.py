@@ -235,7 +235,7 @@ class IngestReport(BaseModel):
     copies: dict[str, int] = Field(default_factory=dict)   # files under the folders holding a document read from another file there, in a better format (`fs.md.gz` beside `fs.html`), not read: how many of each suffix
     redirects: dict[str, int] = Field(default_factory=dict)  # HTML pages under the folders that only send their reader on to another page, not read: how many of each suffix
     parts: dict[str, int] = Field(default_factory=dict)  # split Info manuals under the folders, each taken with the parts beside it that its first file lists: that file's name -> how many parts
-    reread: list[str] = Field(default_factory=list)   # of `updated`: unchanged files read again, since a newer reader reads their format otherwise or OCR can now read their pages of images
+    reread: list[str] = Field(default_factory=list)   # of `updated`: unchanged files read again, since a newer reader reads their format otherwise, a newer chunker cuts it otherwise, or OCR can now read their pages of images
     unread: dict[str, list[int]] = Field(default_factory=dict)  # documents indexed without their pages that hold only images (scanned): Tesseract is not installed. Display name -> those pages
 
     def headline(self) -> str:
@@ -250,7 +250,7 @@ class IngestReport(BaseModel):
         acts += [("would remove" if self.dry_run else "removed", n) for n in self.removed]
         counted = lambda d: ", ".join(f"{n} {s}" for s, n in sorted(d.items(), key=lambda t: -t[1]))
         ignored = [f"  ignored, {why}: {counted(d)}" for why, d in self.not_read()]
-        reread = [f"  {'would be ' * self.dry_run}read again, unchanged, by a newer reader of their format or with OCR: {_listed(self.reread)}"] if self.reread else []
+        reread = [f"  {'would be ' * self.dry_run}read again, unchanged, by a newer reader or chunker, or with OCR: {_listed(self.reread)}"] if self.reread else []
         split = [f"  split Info manuals, each taken whole with the parts beside it: {_listed([f'{name} ({n} parts)' for name, n in self.parts.items()])}"] if self.parts else []
         return "\n".join([self.headline()] + [f"  {a}: {n}" for a, n in acts] + reread + split + self._unread() + self._failures() + ignored)
 
@@ -288,6 +288,7 @@ class DocumentInfo(BaseModel):
     ingested_at: str
     unread: list[int] = Field(default_factory=list)   # pages that hold only images (scanned), indexed without their text: Tesseract was not installed. Read once it is
     reader: int = 1   # the version of the reader of its format that read it (`loaders.Format.version`): a newer one reads it again
+    chunker: int = 1  # the version of the chunker that cut it (`chunker.CHUNKER_VERSION`): a newer one cuts it again
 
     def shown_pages(self) -> str:
         "Its pages, and those left unread, for a table: `12 (3 unread: p. 4-6)`."
