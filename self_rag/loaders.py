@@ -27,22 +27,22 @@ from .results import OCR_INSTALL
 from .text import ADORNMENT, code_blocks, in_code
 
 # %% auto #0
-__all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WINDOW', 'NAV_WORDS', 'FAQ_QUESTION_CHARS',
-           'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES', 'TEXT_VERSION',
-           'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS', 'HEAD_BYTES', 'Page',
-           'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError', 'EncryptedDocumentError',
-           'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError', 'NoTextError',
-           'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
+__all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WINDOW', 'HEADING_WORDS', 'NAV_WORDS',
+           'FAQ_QUESTION_CHARS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES',
+           'TEXT_VERSION', 'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS',
+           'HEAD_BYTES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError',
+           'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError',
+           'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
            'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
            'contents_entries', 'contents_starts', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections',
-           'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections', 'adoc_markdown',
-           'adoc_sections', 'looks_like_adoc', 'latex_sections', 'org_markdown', 'info_examples', 'info_sections',
-           'info_parts', 'asks_in_bold', 'html_sections', 'load_text', 'load_markdown', 'load_adoc', 'load_latex',
-           'load_org', 'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text',
-           'is_man_page', 'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
-           'load_document', 'is_icon', 'page_assets', 'holds_text', 'renditions', 'redirect_pages', 'split_info_parts',
-           'find_documents']
+           'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections', 'numbered_sections',
+           'adoc_markdown', 'adoc_sections', 'looks_like_adoc', 'latex_sections', 'org_markdown', 'info_examples',
+           'info_sections', 'info_parts', 'asks_in_bold', 'html_sections', 'load_text', 'load_markdown', 'load_adoc',
+           'load_latex', 'load_org', 'load_info', 'load_html', 'Format', 'register_format', 'code_language',
+           'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked',
+           'document_pieces', 'load_document', 'is_icon', 'page_assets', 'holds_text', 'renditions', 'redirect_pages',
+           'split_info_parts', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -747,7 +747,7 @@ def changelog_sections(text:str) -> list[tuple[str | None, str]] | None:
     return _cut(lines, heads)
 
 # %% ../nbs/04_loaders.ipynb #3af05397
-_VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+[a-z]?\d*(?![\w.]*\d)|(?<=-)\d+(?:\.\d+)+")   # 9.1, 2.45.91, v2.9.14, 5.3.5beta, bash-5.2 (not 2022-04-15)
+_VERSION = re.compile(r"(?<![\w.])(?!(?:1\d\d|2[0-5]\d)(?:\.\d{1,3}){3}(?![\w.]))v?\d+(?:\.\d+)+[a-z]?\d*(?![\w.]*\d)|(?<=-)\d+(?:\.\d+)+")   # 9.1, 2.45.91, v2.9.14, 5.3.5beta, bash-5.2 (not 2022-04-15, nor an address: 192.168.200.1)
 _BARE_VERSION = re.compile(r"(?<![\w.])v?\d+(?=[^\w.]*$)")   # CHANGES WITH 252 🎃:, Changes in GDB 13: a release number alone, at the line's end
 _RULE = re.compile(r"^\s*([-=*#~_+])\1{3,}\s*$")   # a line of one mark, drawn between releases
 _NOT_A_HEADING = re.compile(r"\s|[-+]\s|\d+[.)]\s|[A-Za-z][\w-]*:\s")   # indented, a list item, a numbered item, a field (License: GPL-2.0)
@@ -785,6 +785,45 @@ def release_sections(text:str) -> list[tuple[str | None, str]] | None:
     keys = {k for k in keys if counts[k] * 4 >= max(counts[k] for k in keys)}   # not a few look-alike sentences
     heads = [(i, 1, _release_title(lines[i])) for i, key, _ in found if key in keys]
     return _cut(lines, heads) if heads else None
+
+# %% ../nbs/04_loaders.ipynb #a01571d2
+_NUMBERED_HEADING = re.compile(r"^(?:(?P<chapter>Chapter|Appendix)\s+(?P<label>\d{1,3}|[A-Z])\.?|(?P<number>\d{1,3}(?:\.\d{1,3})*)\.?)\s+(?P<title>[^\W\d_].{0,78})$")   # Chapter 4. Title, Appendix A. Title, 4.1. Title, 3 Title
+HEADING_WORDS = 8  # undotted numbered lines of more words than this, with no chapter or dotted number among them, are a list's items, not headings
+
+def _heading_number(m:re.Match) -> tuple[int, ...]:
+    "A numbered heading's place in the outline: `4.1.` (4, 1), `Chapter 4.` (4,), `Appendix A` after every chapter."
+    if not m["chapter"]: return tuple(map(int, m["number"].split(".")))
+    return (int(m["label"]),) if m["label"].isdigit() else (1000 + ord(m["label"]),)
+
+def _in_order(found:list) -> list:
+    "The longest run of `found` (line, number, ...) whose numbers go up, in order, the later of equals (a chapter, not its contents entry before it): a contents entry or a step that stands alone is left out."
+    best, back = [1] * len(found), [None] * len(found)
+    for b in range(len(found)):
+        for a in range(b):
+            if found[a][1] < found[b][1] and best[a] + 1 >= best[b]: best[b], back[b] = best[a] + 1, a
+    k, out = max(range(len(found)), key=lambda k: (best[k], k), default=None), []
+    while k is not None: out.append(found[k]); k = back[k]
+    return out[::-1]
+
+def numbered_sections(text:str) -> list[tuple[str | None, str]] | None:
+    "Cut a plain-text manual at its numbered headings (`Chapter 4. Title`, `4.1. Title`): lines alone between blank lines that do not end as a sentence does and whose numbers go up, levels by chapter and number; None where fewer than three stand, or where they read as a list."
+    lines, found = text.split("\n"), []
+    for i, line in enumerate(lines):
+        if line[:1].isspace() or i and lines[i - 1].strip() or i + 1 < len(lines) and lines[i + 1].strip(): continue
+        title = " ".join(line.rstrip("¶ \t").split())   # a Sphinx text's pilcrow, DocBook's no-break spaces
+        if (m := _NUMBERED_HEADING.match(title)) and not title.endswith((".", ",", ";", ":")): found.append((i, _heading_number(m), title, bool(m["chapter"])))
+    found = _in_order(found)
+    if len(found) < 3: return None
+    if not any(chapter or len(n) > 1 for _, n, _, chapter in found):   # only undotted numbers: headings, or a list's items?
+        at = {i for i, *_ in found}
+        bodies = sum(any(l.strip() and j not in at for j, l in enumerate(lines[i + 1:i + 3], i + 1)) for i, *_ in found)
+        if 2 * bodies < len(found) or max(len(t.split()) - 1 for _, _, t, _ in found) > HEADING_WORDS: return None
+    top, heads, parent = min(len(n) for _, n, _, _ in found), [], None   # dotted numbers only (1.1, 1.2): the first level
+    for i, n, t, chapter in found:
+        level = 1 if chapter or n[:top] != parent else len(n) - top + 1   # 2.1 goes under 2 (or Chapter 2), not under 1
+        if level == 1: parent = n[:top]
+        if level <= 2: heads.append((i, level, t))
+    return _cut(lines, heads)
 
 # %% ../nbs/04_loaders.ipynb #4eee17f1
 _ADOC_HEADING = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*?)[ \t]*$")
@@ -1238,12 +1277,12 @@ def _read_text(path:Path) -> str: return clean_text(decode_text(path, path.read_
 
 # %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
-    "A plain-text or reStructuredText file as one Page, or one per section where it underlines its headings; a Debian changelog one per entry, a NEWS file one per release, AsciiDoc as `load_adoc` reads it."
+    "A plain-text or reStructuredText file as one Page, or one per section where it underlines or numbers its headings; a Debian changelog one per entry, a NEWS file one per release, AsciiDoc as `load_adoc` reads it."
     text = _read_text(path)
     if sections := changelog_sections(text): return _text_pages(path, sections)
     if looks_like_adoc(text): return _text_pages(path, adoc_sections(text))
     sections = rst_sections(text)
-    if all(title is None for title, _ in sections): sections = release_sections(text) or sections   # no underlined heading: perhaps a NEWS file
+    if all(title is None for title, _ in sections): sections = release_sections(text) or numbered_sections(text) or sections   # no underlined heading: perhaps a NEWS file, or numbered headings
     return _text_pages(path, sections)
 
 # %% ../nbs/04_loaders.ipynb #155a4afe
@@ -1355,8 +1394,8 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True, version=7))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed; 5: not inside letter-spaced words; 6, 7: running headers that name a section
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
-register_format((".txt", ".text"), Format("text", load_text, version=7))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252); 7: AsciiDoc read as AsciiDoc
-register_format((".rst", ".rest"), Format("text", load_text, version=6))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4-6: as .txt 5-7
+register_format((".txt", ".text"), Format("text", load_text, version=8))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252); 7: AsciiDoc read as AsciiDoc; 8: cut at numbered headings
+register_format((".rst", ".rest"), Format("text", load_text, version=7))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4-7: as .txt 5-8
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=3))   # 2: as .rst 2; 3: read as rendered (`adoc_markdown`)
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
