@@ -806,10 +806,11 @@ def _in_order(found:list) -> list:
     return out[::-1]
 
 def numbered_sections(text:str) -> list[tuple[str | None, str]] | None:
-    "Cut a plain-text manual at its numbered headings (`Chapter 4. Title`, `4.1. Title`): lines alone between blank lines that do not end as a sentence does and whose numbers go up, levels by chapter and number; None where fewer than three stand, or where they read as a list."
+    "Cut a plain-text manual at its numbered headings (`Chapter 4. Title`, `4.1. Title`): lines alone between blank lines, at the paragraphs' margin or left of it, that do not end as a sentence does and whose numbers go up, levels by chapter and number; None where fewer than three stand, or where they read as a list."
     lines, found = text.split("\n"), []
+    margin = Counter(len(l) - len(l.lstrip(" ")) for l in lines if l.strip()).most_common(1)[0][0] if text.strip() else 0   # where its paragraphs start: an RFC indents them all
     for i, line in enumerate(lines):
-        if line[:1].isspace() or i and lines[i - 1].strip() or i + 1 < len(lines) and lines[i + 1].strip(): continue
+        if len(line) - len(line.lstrip()) > margin or i and lines[i - 1].strip() or i + 1 < len(lines) and lines[i + 1].strip(): continue
         title = " ".join(line.rstrip("¶ \t").split())   # a Sphinx text's pilcrow, DocBook's no-break spaces
         if (m := _NUMBERED_HEADING.match(title)) and not title.endswith((".", ",", ";", ":")): found.append((i, _heading_number(m), title, bool(m["chapter"])))
     found = _in_order(found)
