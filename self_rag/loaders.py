@@ -796,12 +796,13 @@ def _heading_number(m:re.Match) -> tuple[int, ...]:
     return (int(m["label"]),) if m["label"].isdigit() else (1000 + ord(m["label"]),)
 
 def _in_order(found:list) -> list:
-    "The longest run of `found` (line, number, ...) whose numbers go up, in order, the later of equals (a chapter, not its contents entry before it): a contents entry or a step that stands alone is left out."
-    best, back = [1] * len(found), [None] * len(found)
-    for b in range(len(found)):
-        for a in range(b):
-            if found[a][1] < found[b][1] and best[a] + 1 >= best[b]: best[b], back[b] = best[a] + 1, a
-    k, out = max(range(len(found)), key=lambda k: (best[k], k), default=None), []
+    "The longest run of `found` (line, number, ...) whose numbers go up, in order, the later of equals (a chapter, not its contents entry before it): a contents entry or a step that stands alone is left out. Patience sorting: n log n, for a file of many such lines."
+    tails, at, back = [], [], [None] * len(found)   # the smallest last number of a run of each length, that entry's index, each entry's predecessor
+    for k, (_, number, *_) in enumerate(found):
+        pos = bisect.bisect_left(tails, number)
+        back[k] = at[pos - 1] if pos else None
+        tails[pos:pos + 1], at[pos:pos + 1] = [number], [k]
+    out, k = [], at[-1] if at else None
     while k is not None: out.append(found[k]); k = back[k]
     return out[::-1]
 
