@@ -40,7 +40,7 @@ def question_scores(engine, q, collection="eval") -> dict:
     parts = new_state(q.question)["parts"]   # as the graph grades: each passage against each part the question asks
     scored = [(max(ok), any((h.source, p) in q.gold for p in h.pages)) for h in hits.values()
               if (ok := [relevance_evidence(part, h.context, stats, engine.dense)["score"] for k, part in enumerate(parts)
-                         if refusal(part, h.context, stats, engine.dense.words, h.source, k and parts[k - 1] or None) is None])]
+                         if refusal(part, h.context, stats, engine.dense.words, h.source, parts[k - 1] if k else None) is None])]
     return {"id": q.id, "kind": q.kind, "best": max((s for s, _ in scored), default=None),
             "gold": max((s for s, g in scored if g), default=None), "passages": len(hits), "absent_names": absent_names(q.question, stats, engine.dense.words)}
 

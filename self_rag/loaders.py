@@ -808,17 +808,18 @@ def _in_order(found:list) -> list:
 
 def numbered_sections(text:str) -> list[tuple[str | None, str]] | None:
     "Cut a plain-text manual at its numbered headings (`Chapter 4. Title`, `4.1. Title`): lines alone between blank lines, at the paragraphs' margin or left of it, that do not end as a sentence does and whose numbers go up, levels by chapter and number; None where fewer than three stand, or where they read as a list."
-    lines, found = text.split("\n"), []
-    margin = Counter(len(l) - len(l.lstrip(" ")) for l in lines if l.strip()).most_common(1)[0][0] if text.strip() else 0   # where its paragraphs start: an RFC indents them all
+    lines, found, indent = text.split("\n"), [], lambda l: len(l) - len(l.lstrip())
+    margin = Counter(indent(l) for l in lines if l.strip()).most_common(1)[0][0] if text.strip() else 0   # where its paragraphs start: an RFC indents them all
+    blank = lambda i: not 0 <= i < len(lines) or not lines[i].strip()   # the file's edges count as blank
     for i, line in enumerate(lines):
-        if len(line) - len(line.lstrip()) > margin or i and lines[i - 1].strip() or i + 1 < len(lines) and lines[i + 1].strip(): continue
+        if indent(line) > margin or not (blank(i - 1) and blank(i + 1)): continue
         title = " ".join(line.rstrip("¶ \t").split())   # a Sphinx text's pilcrow, DocBook's no-break spaces
         if (m := _NUMBERED_HEADING.match(title)) and not title.endswith((".", ",", ";", ":")): found.append((i, _heading_number(m), title, bool(m["chapter"])))
     found = _in_order(found)
     if len(found) < 3: return None
     if not any(chapter or len(n) > 1 for _, n, _, chapter in found):   # only undotted numbers: headings, or a list's items?
         at = {i for i, *_ in found}
-        bodies = sum(any(l.strip() and j not in at for j, l in enumerate(lines[i + 1:i + 3], i + 1)) for i, *_ in found)
+        bodies = sum(not blank(i + 2) and i + 2 not in at for i, *_ in found)   # the line after the blank one under it: a paragraph, not the next heading
         if 2 * bodies < len(found) or max(len(t.split()) - 1 for _, _, t, _ in found) > HEADING_WORDS: return None
     top, heads, parent = min(len(n) for _, n, _, _ in found), [], None   # dotted numbers only (1.1, 1.2): the first level
     for i, n, t, chapter in found:

@@ -178,7 +178,7 @@ def relevance_grader(self:Nodes, state:State) -> dict:
     rules = self.settings.evidence_rules and bool(jobs)
     counts, words = (stats(), self.engine.dense.words) if rules else (None, frozenset())
     def grade(i, hit, k):
-        if rules and (ruled_out := refusal(parts[k], hit.context, counts, words, hit.source, k and parts[k - 1] or None)): return RelevanceGrade(thought=ruled_out, answer="NO"), None
+        if rules and (ruled_out := refusal(parts[k], hit.context, counts, words, hit.source, parts[k - 1] if k else None)): return RelevanceGrade(thought=ruled_out, answer="NO"), None
         return self.llm.structured("relevance", relevance_messages(parts[k], hit, index=i), RelevanceGrade, fallback, stats)
     out = list(self.pool.map(grade, *zip(*jobs))) if jobs else []
     by_rules = sum(c is None for _, c in out)
