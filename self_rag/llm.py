@@ -28,7 +28,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from .config import Settings
 from .results import LLMCall
 from .store import catalog
-from .text import ADORNMENT, CODE_FENCE, MAX_SENTENCE_WORDS, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, line_pieces, one_line, sentences, stem
+from .text import ADORNMENT, CODE_FENCE, MAX_SENTENCE_WORDS, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, line_pieces, one_line, plain_words, repeats, sentences, stem, word_runs
 
 # %% ../nbs/14_llm.ipynb #c95d37c3
 def _upper(v): return v.strip().upper() if isinstance(v, str) else v
@@ -822,13 +822,17 @@ TAIL_SHARE = 0.4  # a unit scoring under this share of the best one's is no evid
 OTHER_DOCUMENTS = 2  # then the best unit of up to this many relevant documents none of those quotes is from (chosen before it was measured)
 
 # %% ../nbs/14_llm.ipynb #fc714095
-_MARKUP = str.maketrans("", "", "`'\"‘’“”*")   # quotes, backticks and stars: markup that one rendition of a text shows and another does not
+_NUMBERED = re.compile(r"^\s*(?:\(?(?:\d+(?:\.\d+)*|[a-z]|[ivx]+)[.)]|\d+(?:\.\d+)+)\s+")   # "9.7.6 ", "24.39 ", "2. ", "(3) ", "iv. ": a section's or an item's number
 
-def _unsaid(u:Unit, said:set[str]) -> bool:
-    "True the first time a unit's text comes, which `said` then remembers: lower case, spaces single; a sentence also without the quotes and backticks of markup and its last stop (code keeps them: `echo 'a b'` is not `echo a b`)."
-    t = one_line(u.text).lower()
-    if not u.code: t = t.translate(_MARKUP).rstrip(".")
-    return t not in said and not said.add(t)
+def _sentence_runs(text:str) -> list[tuple[str, ...]]: return word_runs(_NUMBERED.sub("", text, count=1))   # a number before it is no part of it
+
+def _unsaid(u:Unit, said:set) -> bool:
+    "True the first time a unit's text comes, which `said` then remembers. A sentence when every one of its words was said (`repeats`), whatever its markup and quotes or a number before it; a piece of a sentence only when it was said whole (dropping it would cut its sentence); code as written, in lower case with single spaces (`echo 'a b'` is not `echo a b`)."
+    if u.code: return (key := one_line(u.text).lower()) not in said and not said.add(key)
+    if not (u.starts and u.ends): return (key := " ".join(plain_words(u.text))) not in said and not said.add(key)
+    if repeats(runs := _sentence_runs(u.text), said, share=1): return False
+    said.update(runs)
+    return True
 
 # %% ../nbs/14_llm.ipynb #955432d8
 def _announces(u:Unit) -> bool:
@@ -837,11 +841,16 @@ def _announces(u:Unit) -> bool:
 
 
 # %% ../nbs/14_llm.ipynb #82d8723e
+def _given(u:Unit, before:set) -> bool:
+    "A sentence every word of which an earlier document gave (`before`: the runs of its whole text), whatever units that document cut them into."
+    return u.starts and u.ends and not u.code and repeats(_sentence_runs(u.text), before, share=1)
+
 def _passages(docs:list[dict]) -> list[tuple[int, list[Unit]]]:
-    "Each document's index and units, without units an earlier document already gave (parents overlap); a one-line command stays, as part of its sentence (the answer quotes it once)."
-    seen, out = set(), []
+    "Each document's index and units, without units an earlier document already gave (parents overlap, renditions repeat); a one-line command stays, as part of its sentence (the answer quotes it once)."
+    seen, before, out = set(), set(), []
     for d in docs:
-        us = [u for u in units(d["content"]) if u.code and "\n" not in u.text or _unsaid(u, seen)]
+        us = [u for u in units(d["content"]) if u.code and "\n" not in u.text or not _given(u, before) and _unsaid(u, seen)]
+        before.update(word_runs(d["content"]))
         out.append((d["index"], us))
     return out
 

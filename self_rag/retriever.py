@@ -15,7 +15,7 @@ from .config import Settings
 from .mmr import mmr
 from .results import Hit, PageStart, Retrieval, Stage, StageRank
 from .store import Candidate, Catalog, Fusion, Store, catalog, check_collection_settings
-from .text import check_question, open_fence
+from .text import check_question, open_fence, repeats, word_runs
 
 # %% ../nbs/11_retriever.ipynb #1c0a128e
 Variant = Literal["bm25", "dense", "hybrid", "hybrid+mmr", "full"]
@@ -53,18 +53,22 @@ def is_navigation(text:str, # a passage
     return strong >= min_lines and strong + kinds.count(1) >= share * len(kinds)
 
 # %% ../nbs/11_retriever.ipynb #939a702a
+def _count(n:int, thing:str, done:str) -> list[str]: return [f"{n} {thing}{'s' * (n != 1)} {done}"] * bool(n)
+
 def distinct_passages(cands:list[Candidate], # fused candidates, best first
                       k:int, # how many to keep
+                      contexts:Optional[dict[str, str]]=None, # parent id -> its text: what a kept candidate hands the generator
                      ) -> tuple[list[Candidate], Optional[str]]:
-    "The first `k` candidates with one child per parent, contents and index passages after the text; and a note of what changed."
-    seen, text, nav = set(), [], []
+    "The first `k` candidates with one child per parent and none whose text the ones kept before it already give, contents and index passages after the text; and a note of what changed."
+    parents, said, text, nav, repeated = set(), set(), [], [], 0
     for c in cands:
-        if (key := c.payload.get("parent_id") or c.id) in seen: continue
-        seen.add(key)
-        (nav if is_navigation(c.payload.get("text", "")) else text).append(c)
-    repeats = len(cands) - len(text) - len(nav)
-    notes = [f"{repeats} repeated parent{'s' * (repeats != 1)} dropped"] * bool(repeats)
-    notes += [f"{len(nav)} contents/index passage{'s' * (len(nav) != 1)} moved down"] * bool(nav)
+        if (key := c.payload.get("parent_id") or c.id) in parents: continue
+        own = c.payload.get("text", "")
+        if repeats(runs := word_runs(own), said): repeated += 1; continue   # its parent may yet come with another child
+        parents.add(key); said.update(word_runs((contexts or {}).get(key, own)))
+        (nav if is_navigation(own) else text).append(c)
+    notes = _count(len(cands) - len(text) - len(nav) - repeated, "repeated parent", "dropped") + _count(repeated, "repeated passage", "dropped")
+    notes += _count(len(nav), "contents/index passage", "moved down")
     return (text + nav)[:k], "; ".join(notes) or None
 
 # %% ../nbs/11_retriever.ipynb #19898390
@@ -128,7 +132,8 @@ def _funnel(self:Retriever, query:str, c:str, meta:dict, top_k:int, source:Optio
     cands = self.store.search(c, mode, dense=vectors.get("dense"), sparse=vectors.get("sparse"), k=2 * k,
                               versions=versions, exclude_versions=meta.get("pending") or None,
                               with_vectors=variant in ("hybrid+mmr", "full"), fusion=fusion)
-    cands = _record(trace, mode, t0, [], *distinct_passages(cands, k))
+    parents = self.store.parents(c, list({x.payload.get("parent_id") for x in cands} - {None}))
+    cands = _record(trace, mode, t0, [], *distinct_passages(cands, k, {i: p.get("text", "") for i, p in parents.items()}))
     if variant in ("hybrid+mmr", "full"): cands = self._mmr(trace, cands, top_k)
     if variant == "full": cands = self._rerank(trace, query, cands, top_k)
     return Retrieval(query=query, collection=c, variant=variant, hits=self._hits(trace, c, cat, cands[:top_k]), trace=trace)
