@@ -7,7 +7,7 @@ __all__ = ['Variant', 'VARIANTS', 'is_navigation', 'text_first', 'distinct_passa
            'Retriever']
 
 # %% ../nbs/11_retriever.ipynb #8213db8e
-import re, time
+import functools, re, time
 from typing import Literal, Optional
 
 from fastcore.basics import patch
@@ -44,6 +44,7 @@ def _reference(line:str) -> int:
     return 1 if _BARE_REF.search(line) else 0
 
 # %% ../nbs/11_retriever.ipynb #e86571e2
+@functools.lru_cache(maxsize=4096)   # each stage asks again of the same passages, and the next question of many
 def is_navigation(text:str, # a passage
                   min_lines:int=3, # fewer leader or list references than this is not a contents or index passage
                   share:float=0.5, # the least share of its lines that end in a page reference
@@ -65,17 +66,17 @@ def distinct_passages(cands:list[Candidate], # fused candidates, best first
                       contexts:Optional[dict[str, str]]=None, # parent id -> its text: what a kept candidate hands the generator
                      ) -> tuple[list[Candidate], Optional[str]]:
     "The first `k` candidates with one child per parent and none whose text the ones kept before it already give, contents and index passages after the text; and a note of what changed."
-    parents, said, kept, repeated = set(), set(), [], 0
+    parents, said, text, nav, same_parent, repeated = set(), set(), [], [], 0, 0
     for c in cands:
-        if (key := c.payload.get("parent_id") or c.id) in parents: continue
+        if len(text) == k: break   # the rest would come after these
+        if (key := c.payload.get("parent_id") or c.id) in parents: same_parent += 1; continue
         own = c.payload.get("text", "")
         if repeats(runs := word_runs(own), said): repeated += 1; continue   # its parent may yet come with another child
         parents.add(key); said.update(word_runs((contexts or {}).get(key, own)))
-        kept.append(c)
-    nav = sum(is_navigation(c.payload.get("text", "")) for c in kept)
-    notes = _count(len(cands) - len(kept) - repeated, "repeated parent", "dropped") + _count(repeated, "repeated passage", "dropped")
-    notes += _count(nav, "contents/index passage", "moved down")
-    return text_first(kept)[:k], "; ".join(notes) or None
+        (nav if is_navigation(own) else text).append(c)
+    notes = _count(same_parent, "repeated parent", "dropped") + _count(repeated, "repeated passage", "dropped")
+    notes += _count(len(nav), "contents/index passage", "moved down")
+    return (text + nav)[:k], "; ".join(notes) or None
 
 # %% ../nbs/11_retriever.ipynb #19898390
 def passage_text(payload:dict, # a chunk's payload
