@@ -72,7 +72,7 @@ def distinct_passages(cands:list[Candidate], # fused candidates, best first
         if (key := c.payload.get("parent_id") or c.id) in parents: same_parent += 1; continue
         own = c.payload.get("text", "")
         if repeats(runs := word_runs(own), said): repeated += 1; continue   # its parent may yet come with another child
-        parents.add(key); said.update(word_runs((contexts or {}).get(key, own)))
+        parents.add(key); said.update(word_runs(contexts[key]) if contexts and key in contexts else runs)
         (nav if is_navigation(own) else text).append(c)
     notes = _count(same_parent, "repeated parent", "dropped") + _count(repeated, "repeated passage", "dropped")
     notes += _count(len(nav), "contents/index passage", "moved down")
