@@ -89,13 +89,13 @@ def coverage(query:str, # the text whose terms are looked for
 
 # %% ../nbs/01_text.ipynb #720ea068
 REPEATED_SHARE = 0.8  # a text this much of whose words lie, one stretch, in runs said already repeats them (chosen before it was measured)
-_MARKUP = str.maketrans("", "", "`'\"‘’“”*")   # quotes, backticks and stars: markup that one rendition of a text shows and another does not
+_MARKUP = re.compile("[`'\"‘’“”*]")   # quotes, backticks and stars: markup that one rendition of a text shows and another does not (a pattern: str.translate is slower at deleting)
 _EDGES = ".,;:!?()[]{}|"   # punctuation around a word: where a sentence or a table cell ends, brackets around a word
 _DECORATION = frozenset("•●○◦▪■□☆★►▸‣⁃-–—|+=_~")   # bullets, rules and the borders of text tables: layout, no word
 
 def plain_words(text:str) -> list[str]:
     "The words of `text` in lower case, without markup's quotes, backticks and stars, the punctuation around a word, or bullets and rules (`☆`, `|`, `---`): what two renditions of one text have in common. A word's other characters count (`--follow` is not `follow`, `<` is not `>`)."
-    return [w for w in (w.strip(_EDGES) for w in text.lower().translate(_MARKUP).split()) if w and not _DECORATION.issuperset(w)]
+    return [w for w in (w.strip(_EDGES) for w in _MARKUP.sub("", text.lower()).split()) if w and not _DECORATION.issuperset(w)]
 
 def word_runs(text:str, # any text
               n:int=5, # words a run
