@@ -143,7 +143,7 @@ def _funnel(self:Retriever, query:str, c:str, meta:dict, top_k:int, source:Optio
     cands = _record(trace, mode, t0, [], *distinct_passages(cands, k, {i: p.get("text", "") for i, p in parents.items()}))
     if variant in ("hybrid+mmr", "full"): cands = self._mmr(trace, cands, top_k)
     if variant == "full": cands = self._rerank(trace, query, cands, top_k)
-    return Retrieval(query=query, collection=c, variant=variant, hits=self._hits(trace, c, cat, cands[:top_k]), trace=trace)
+    return Retrieval(query=query, collection=c, variant=variant, hits=self._hits(trace, cat, cands[:top_k], parents), trace=trace)
 
 # %% ../nbs/11_retriever.ipynb #231b82d8
 @patch
@@ -166,15 +166,16 @@ def _rerank(self:Retriever, trace:list, query:str, cands:list[Candidate], top_k:
 
 # %% ../nbs/11_retriever.ipynb #5b20a669
 @patch
-def _hits(self:Retriever, trace:list, c:str, cat:Catalog, cands:list[Candidate]) -> list[Hit]:
+def _hits(self:Retriever, trace:list, cat:Catalog, cands:list[Candidate],
+          parents:dict[str, dict], # parent id -> payload, read for the fused list: the hits' parents are among them
+         ) -> list[Hit]:
     "The candidates as hits: its text and its parent's as context, both without running headers and footers, where the context's pages begin, its document's display name and path."
     t0 = time.perf_counter()
-    parents = self.store.parents(c, list({x.payload.get("parent_id") for x in cands} - {None}))
     docs = [cat.named(x.payload) for x in cands]            # (path, display name) of each one's document
     contexts = [parents.get(x.payload.get("parent_id")) or x.payload for x in cands]
     hits = [Hit(text=passage_text(x.payload), context=passage_text(ctx), page_starts=passage_page_starts(ctx),
                 source=name, pages=x.payload["pages"], section=x.payload.get("section"),
                 score=x.score, chunk_id=x.id, parent_id=x.payload.get("parent_id"), path=doc, where=x.payload.get("where"))
             for x, ctx, (doc, name) in zip(cands, contexts, docs)]
-    _record(trace, "parents", t0, cands, cands, f"{len(parents)} parents")
+    _record(trace, "parents", t0, cands, cands, f"{len({x.payload.get('parent_id') for x in cands} & parents.keys())} parents")
     return hits
