@@ -38,11 +38,11 @@ __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WIND
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections',
            'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections', 'numbered_sections',
            'adoc_markdown', 'adoc_sections', 'looks_like_adoc', 'latex_sections', 'org_markdown', 'info_examples',
-           'info_sections', 'info_parts', 'asks_in_bold', 'html_sections', 'load_text', 'load_markdown', 'load_adoc',
-           'load_latex', 'load_org', 'load_info', 'load_html', 'Format', 'register_format', 'code_language',
-           'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked',
-           'document_pieces', 'load_document', 'is_icon', 'page_assets', 'holds_text', 'renditions', 'redirect_pages',
-           'split_info_parts', 'find_documents']
+           'info_sections', 'info_parts', 'asks_in_bold', 'html_sections', 'drawn_tables', 'load_text', 'load_markdown',
+           'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format', 'register_format',
+           'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version',
+           'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon', 'page_assets', 'holds_text',
+           'renditions', 'redirect_pages', 'split_info_parts', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -262,7 +262,7 @@ CONTENTS_PAGES = 30  # the first pages where a printed table of contents is look
 _ENTRY = re.compile(r"^(?P<title>.*?)\s*(?:\.\s*){2,}(?P<page>\d{1,4}|[ivxlc]{1,7})$", re.I)   # "6.3. Caching Implicit Dependencies ........ 31", "Preface ..... ix", "2 Simple manipulations . . 8"
 _BARE_ENTRY = re.compile(r"^(?P<title>\d{1,2}(?:\.\d{1,3})*[.)]?\s+\S.*?)\s+(?P<page>\d{1,4})$")   # "2 Network UPS Tools Overview 1": a chapter set without leaders
 _ENTRY_NUMBER = re.compile(r"^(?:(?:Appendix|Chapter|Part)\s+)?(?P<number>(?:\d{1,2}|[A-Z])(?:\.\d{1,3})*)[.):]?\s+(?=\S)")   # "6.3.1. ", "10 ", "A.2 ", "4.1) ", "24.100 ", "Appendix A "
-_NOT_SECTION = re.compile(r"^(?:fig(?:ure)?|table|example|listing|plate)\.?\s+[\dA-Z]", re.I)   # an entry of a list of figures or tables
+_NOT_SECTION = re.compile(r"^(?:fig(?:ure)?|table|example|listing|plate)\.?\s+[\dA-Z]", re.I)   # a figure's, table's or example's caption, or its entry in a list of them
 
 def contents_entries(text:str, # a page's text
                     ) -> list[tuple[str, str, str]]:
@@ -756,7 +756,7 @@ def _release_candidates(lines:list[str]) -> list[tuple[int, str, str]]:
     "[(line, the first two words before its version, the version)] of the lines that could head a release."
     out = []
     for i, line in enumerate(lines):
-        if i and lines[i - 1].strip() and not _RULE.match(lines[i - 1]) or not line.strip() or len(line.strip()) > 100 or _NOT_A_HEADING.match(line): continue
+        if i and lines[i - 1].strip() and not _RULE.match(lines[i - 1]) or not line.strip() or len(line.strip()) > 100 or _NOT_A_HEADING.match(line) or _NOT_SECTION.match(line): continue   # a caption: Table 1.1. Typographical conventions
         if not (m := _VERSION.search(line) or _BARE_VERSION.search(line)): continue
         words, rest = re.findall(r"[A-Za-z']+|[*#=]+", line[:m.start()]), line[m.end():]
         if "." not in m.group(0) and not 0 < sum(w[0] not in "*#=" for w in words) <= 4: continue   # a bare number only after a few words: not a page number, a year, a sentence ending in one
@@ -806,6 +806,16 @@ def _in_order(found:list) -> list:
     while k is not None: out.append(found[k]); k = back[k]
     return out[::-1]
 
+def _within_chapters(found:list) -> list:
+    "`found` (line, number, title, is a chapter) with numbers that start again in each chapter (`Chapter 2. Getting Started`, then `1. Core Concepts`) put under their chapter's, (2, 1); as it is where most chapters' first section carries the chapter's number (`2.1.`)."
+    firsts = [(c, n) for (_, c, _, chapter), (_, n, _, section) in zip(found, found[1:]) if chapter and not section and 1 < c[0] < 1000]   # chapter 1 and appendices tell nothing
+    if 2 * sum(n[0] != c[0] for c, n in firsts) <= len(firsts): return found
+    out, chapter = [], ()
+    for i, n, t, is_chapter in found:
+        if is_chapter: chapter = n
+        out.append((i, n if is_chapter else chapter + n, t, is_chapter))
+    return out
+
 def numbered_sections(text:str) -> list[tuple[str | None, str]] | None:
     "Cut a plain-text manual at its numbered headings (`Chapter 4. Title`, `4.1. Title`): lines alone between blank lines, at the paragraphs' margin or left of it, that do not end as a sentence does and whose numbers go up, levels by chapter and number; None where fewer than three stand, or where they read as a list."
     lines, found, indent = text.split("\n"), [], lambda l: len(l) - len(l.lstrip())
@@ -815,7 +825,7 @@ def numbered_sections(text:str) -> list[tuple[str | None, str]] | None:
         if indent(line) > margin or not (blank(i - 1) and blank(i + 1)): continue
         title = " ".join(line.rstrip("¶ \t").split())   # a Sphinx text's pilcrow, DocBook's no-break spaces
         if (m := _NUMBERED_HEADING.match(title)) and not title.endswith((".", ",", ";", ":")): found.append((i, _heading_number(m), title, bool(m["chapter"])))
-    found = _in_order(found)
+    found = _in_order(_within_chapters(found))
     if len(found) < 3: return None
     if not any(chapter or len(n) > 1 for _, n, _, chapter in found):   # only undotted numbers: headings, or a list's items?
         at = {i for i, *_ in found}
@@ -1267,6 +1277,51 @@ def html_sections(html:str, # an HTML page, or an EPUB chapter's XHTML
     cut = [(_section_path(heads), clean_text(t) + "\n\n") for heads, t in parts]
     return page_title, _merge_short([piece for path, t in cut for piece in _underlined_parts(path, t)])
 
+# %% ../nbs/04_loaders.ipynb #4960da2b
+_HORIZONTAL, _VERTICAL = frozenset("─━═┄┅┈┉╌╍╴╶╸╺╼╾"), "│┃║┆┇┊┋╎╏"
+_CELL_EDGES = re.compile(rf"[|{_VERTICAL}]")
+
+def _boxed(c:str) -> bool: return "\u2500" <= c <= "\u257f"   # a box-drawing character
+
+def _drawn_rule(line:str) -> bool:
+    "A line a table draws between its rows: box-drawing characters with a corner or a joint (`├───┼───┤`), or `+----+====+`."
+    s = line.strip()
+    if len(s) < 3: return False
+    if s[0] == s[-1] == "+": return set(s) <= set("+-=:") and bool(set(s) & set("-="))
+    return all(map(_boxed, s)) and any(c in _HORIZONTAL for c in s) and any(c not in _HORIZONTAL and c not in _VERTICAL for c in s)
+
+def _drawn_cells(line:str) -> bool:
+    s = line.strip()
+    return len(s) > 1 and (s[0] in _VERTICAL and s[-1] in _VERTICAL or s[0] == s[-1] == "|")
+
+def _row_cells(line:str, cuts:list[int]) -> list[str]:
+    "A drawn row's cells: cut where the rule's joints stand, or (where the line does not keep to them) at each bar."
+    if len(cuts) > 1 and all(p < len(line) and _CELL_EDGES.match(line[p]) for p in cuts): return [line[a + 1:b] for a, b in zip(cuts, cuts[1:])]
+    return _CELL_EDGES.split(line.strip())[1:-1]
+
+def _table_rows(block:list[str]) -> list[str]:
+    "A drawn table's rows, each one line of its cells joined by ` | `, a cell's wrapped words joined again."
+    cuts = [i for i, c in enumerate(block[0]) if c == "+" or _boxed(c) and c not in _HORIZONTAL]
+    groups = [list(g) for rule, g in itertools.groupby(block, key=_drawn_rule) if not rule]
+    if len(groups) <= 2: groups = groups[:len(groups) - 1] + [[line] for line in groups[-1]]   # rules only around the header: each line a row
+    rows = []
+    for group in groups:
+        lines = [_row_cells(line, cuts) for line in group]
+        cells = [" ".join(c[k].strip() for c in lines if k < len(c) and c[k].strip()) for k in range(max(map(len, lines)))]
+        if any(cells): rows.append(" | ".join(cells))
+    return rows
+
+def drawn_tables(text:str) -> str:
+    "`text` with each table it draws (rules of box-drawing characters or `+---+` above, between and below rows of cells between bars) written as rows of cells joined by ` | `; all else as it was."
+    lines, out, i = text.split("\n"), [], 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and (_drawn_rule(lines[j]) or _drawn_cells(lines[j]) and j > i): j += 1
+        block = [l.rstrip("\r") for l in lines[i:j]]
+        if sum(map(_drawn_rule, block)) >= 2 and not all(map(_drawn_rule, block)): out += _table_rows(block); i = j
+        else: out.append(lines[i]); i += 1
+    return "\n".join(out)
+
 # %% ../nbs/04_loaders.ipynb #1401699f
 def _text_pages(path:Path, parts:list[tuple[str | None, str]], title:str | None=None,
                 clean:bool=False, # each part's text through `clean_text` first: a reader that cuts the text before cleaning it
@@ -1280,8 +1335,8 @@ def _read_text(path:Path) -> str: return clean_text(decode_text(path, path.read_
 
 # %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
-    "A plain-text or reStructuredText file as one Page, or one per section where it underlines or numbers its headings; a Debian changelog one per entry, a NEWS file one per release, AsciiDoc as `load_adoc` reads it."
-    text = _read_text(path)
+    "A plain-text or reStructuredText file as one Page, or one per section where it underlines or numbers its headings, the tables it draws as rows of cells (`drawn_tables`); a Debian changelog one per entry, a NEWS file one per release, AsciiDoc as `load_adoc` reads it."
+    text = clean_text(drawn_tables(decode_text(path, path.read_bytes())))
     if sections := changelog_sections(text): return _text_pages(path, sections)
     if looks_like_adoc(text): return _text_pages(path, adoc_sections(text))
     sections = rst_sections(text)
@@ -1397,8 +1452,8 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True, version=7))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed; 5: not inside letter-spaced words; 6, 7: running headers that name a section
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
-register_format((".txt", ".text"), Format("text", load_text, version=8))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252); 7: AsciiDoc read as AsciiDoc; 8: cut at numbered headings
-register_format((".rst", ".rest"), Format("text", load_text, version=7))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4-7: as .txt 5-8
+register_format((".txt", ".text"), Format("text", load_text, version=9))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252); 7: AsciiDoc read as AsciiDoc; 8: cut at numbered headings; 9: drawn tables as rows, captions no releases, sections numbered again in each chapter under it
+register_format((".rst", ".rest"), Format("text", load_text, version=8))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4-8: as .txt 5-9
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=3))   # 2: as .rst 2; 3: read as rendered (`adoc_markdown`)
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
