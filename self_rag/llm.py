@@ -879,10 +879,10 @@ def _entry_term(us:list[Unit], a:int, reach:int=3,
         if us[j].code: return None
     return None
 
-_OPTION = re.compile(rf"^(?:{_OPTION_NAME}|<[^<>\s]+>)")   # "-q", "--quiet", "<newbranch>": an option or a placeholder
+_OPTION = re.compile(rf"^(?:{_OPTION_NAME}|<[^<>\s]+>|\d+(?:\.\d+)+\.?\s)")   # "-q", "--quiet", "<newbranch>", "3.34. bounce": an option, a placeholder, or an entry numbered as a section is
 
 def _heads_entry(us:list[Unit], j:int) -> bool:
-    "Units from `j` on are options or placeholders (one or more: `-q`, `--quiet`) that the prose after them describes, or that end the passage: the head of an option list's next entry (an example, `\\movie[autostart]{}{test.wav}` or `POLICY=\"DROP\"`, is none)."
+    "Units from `j` on are options or placeholders (one or more: `-q`, `--quiet`), or a numbered entry's name (`3.34. bounce`, a variable of Mutt's manual as plain text), that the prose after them describes, or that end the passage: the head of an option list's next entry (an example, `\\movie[autostart]{}{test.wav}` or `POLICY=\"DROP\"`, is none)."
     k = j
     while k < len(us) and _is_term(us[k]) and _OPTION.match(us[k].text): k += 1
     return k > j and (k == len(us) or not us[k].code)
