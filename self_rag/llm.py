@@ -879,7 +879,7 @@ def _entry_term(us:list[Unit], a:int, reach:int=3,
         if us[j].code: return None
     return None
 
-_OPTION = re.compile(rf"^(?:{_OPTION_NAME}|<[^<>\s]+>|\d+(?:\.\d+)+\.?\s)")   # "-q", "--quiet", "<newbranch>", "3.34. bounce": an option, a placeholder, or an entry numbered as a section is
+_OPTION = re.compile(rf"^(?:{_OPTION_NAME}|<[^<>\s]+>|\d+(?:\.\d+)+\.?\s+(?![A-Z][A-Z\s]*$))")   # "-q", "--quiet", "<newbranch>", "3.34. bounce": an option, a placeholder, or an entry numbered as a section is (not a manual page's heading: "6.23.5.1 EXAMPLES")
 
 def _heads_entry(us:list[Unit], j:int) -> bool:
     "Units from `j` on are options or placeholders (one or more: `-q`, `--quiet`), or a numbered entry's name (`3.34. bounce`, a variable of Mutt's manual as plain text), that the prose after them describes, or that end the passage: the head of an option list's next entry (an example, `\\movie[autostart]{}{test.wav}` or `POLICY=\"DROP\"`, is none)."
