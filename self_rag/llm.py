@@ -468,14 +468,18 @@ def is_table_row(line:str) -> bool:
     if "|" not in s or _CODE_LINE.match(line): return False   # most lines: no pipe at all, nothing more to look at (`units` asks of every line)
     return " | " in _outside_brackets(s) or len(s) > 2 and s[0] == s[-1] == "|"
 
-def _heads(row:str) -> bool: return len(row) <= 120 and not any(c.endswith((".", "!", "?")) for c in _cells(row))   # names of columns, not sentences
+def _heads(row:str) -> bool:
+    "Names of columns (`City | Meals | Hotel`, `Function | Default key | Description`): a short row whose cells each start with a capital and none is a sentence; not a row of values (`<change-folder> | c | open a different folder`, where a passage begins inside a table)."
+    cells = [c for c in _cells(row) if c]
+    return len(row) <= 120 and bool(cells) and all(c[:1].isupper() and not c.endswith((".", "!", "?")) for c in cells)
 
 def table_units(rows:list[str], # consecutive table rows, the first its header
                 starts:bool, # whether the first row starts a sentence (not after a heading or lead-in that does not end)
                ) -> list[Unit]:
-    "A table's units: each row under its header (the header quoted with the row it explains), a row of another width alone; Markdown's rule rows dropped. A first row that reads as sentences is no header (the passage begins inside the table): each row alone."
+    "A table's units: each row under its header (the header quoted with the row it explains), a row of another width alone; Markdown's rule rows dropped. A first row that is no header (`_heads`), unless Markdown's rule is under it, is a row like the others (the passage begins inside the table): each row alone."
+    ruled = len(rows) > 1 and bool(_RULE_ROW.match(rows[1]))   # Markdown marks its header row
     rows = [r.strip() for r in rows if not _RULE_ROW.match(r)]
-    if len(rows) < 2 or not _heads(rows[0]): return [Unit(r, True, True, starts or k > 0) for k, r in enumerate(rows)]   # a passage that begins inside a table
+    if len(rows) < 2 or not (ruled or _heads(rows[0])): return [Unit(r, True, True, starts or k > 0) for k, r in enumerate(rows)]   # a passage that begins inside a table
     head, width = rows[0], len(_cells(rows[0]))
     return [Unit(f"{head}\n{r}" if len(_cells(r)) == width else r, True, True, starts or k > 0) for k, r in enumerate(rows[1:])]
 
@@ -827,7 +831,9 @@ _NUMBERED = re.compile(r"^\s*(?:\(?(?:\d+(?:\.\d+)*|[a-z]|[ivx]+)[.)]|\d+(?:\.\d
 def _sentence_runs(text:str) -> list[tuple[str, ...]]: return word_runs(_NUMBERED.sub("", text, count=1))   # a number before it is no part of it
 
 def _unsaid(u:Unit, said:set) -> bool:
-    "True the first time a unit's text comes, which `said` then remembers. A sentence when every one of its words was said (`repeats`), whatever its markup and quotes or a number before it; a piece of a sentence only when it was said whole (dropping it would cut its sentence); code as written, in lower case with single spaces (`echo 'a b'` is not `echo a b`)."
+    "True the first time a unit's text comes, which `said` then remembers. A sentence when every one of its words was said (`repeats`), whatever its markup and quotes or a number before it; a piece of a sentence only when it was said whole (dropping it would cut its sentence); code as written, in lower case with single spaces (`echo 'a b'` is not `echo a b`); a table's row by its words, with its header or without."
+    lines = u.text.split("\n")
+    if u.code and all(map(is_table_row, lines)): return (key := " ".join(plain_words(lines[-1]))) not in said and not said.add(key)   # a table's row, under its header or alone
     if u.code: return (key := one_line(u.text).lower()) not in said and not said.add(key)
     if not (u.starts and u.ends): return (key := " ".join(plain_words(u.text))) not in said and not said.add(key)
     if repeats(runs := _sentence_runs(u.text), said, share=1): return False

@@ -1299,6 +1299,10 @@ def _row_cells(line:str, cuts:list[int]) -> list[str]:
     if len(cuts) > 1 and all(p < len(line) and _CELL_EDGES.match(line[p]) for p in cuts): return [line[a + 1:b] for a, b in zip(cuts, cuts[1:])]
     return _CELL_EDGES.split(line.strip())[1:-1]
 
+def _wrapped(parts:Iterable[str]) -> str:
+    "A cell's lines joined again: by a space, but after a slash, where a path or a pair (`To/Cc`) was wrapped."
+    return functools.reduce(lambda a, b: a + b if a.endswith("/") else f"{a} {b}", parts, "").strip()
+
 def _table_rows(block:list[str]) -> list[str]:
     "A drawn table's rows, each one line of its cells joined by ` | `, a cell's wrapped words joined again."
     cuts = [i for i, c in enumerate(block[0]) if c == "+" or _boxed(c) and c not in _HORIZONTAL]
@@ -1307,7 +1311,7 @@ def _table_rows(block:list[str]) -> list[str]:
     rows = []
     for group in groups:
         lines = [_row_cells(line, cuts) for line in group]
-        cells = [" ".join(c[k].strip() for c in lines if k < len(c) and c[k].strip()) for k in range(max(map(len, lines)))]
+        cells = [_wrapped(c[k].strip() for c in lines if k < len(c) and c[k].strip()) for k in range(max(map(len, lines)))]
         if any(cells): rows.append(" | ".join(cells))
     return rows
 
