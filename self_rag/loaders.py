@@ -1291,6 +1291,7 @@ def _drawn_rule(line:str) -> bool:
     return all(map(_boxed, s)) and any(c in _HORIZONTAL for c in s) and any(c not in _HORIZONTAL and c not in _VERTICAL for c in s)
 
 def _drawn_cells(line:str) -> bool:
+    "A line of cells between bars: `│B  │list and select │`, `| -v | print |`."
     s = line.strip()
     return len(s) > 1 and (s[0] in _VERTICAL and s[-1] in _VERTICAL or s[0] == s[-1] == "|")
 
@@ -1335,12 +1336,16 @@ def _text_pages(path:Path, parts:list[tuple[str | None, str]], title:str | None=
     return pages
 
 # %% ../nbs/04_loaders.ipynb #38e25cfe
-def _read_text(path:Path) -> str: return clean_text(decode_text(path, path.read_bytes()))
+def _read_text(path:Path,
+               tables:bool=False, # the tables the text draws as rows of cells (`drawn_tables`): plain text's (Markdown's stand in code blocks)
+              ) -> str:
+    text = decode_text(path, path.read_bytes())
+    return clean_text(drawn_tables(text) if tables else text)
 
 # %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
     "A plain-text or reStructuredText file as one Page, or one per section where it underlines or numbers its headings, the tables it draws as rows of cells (`drawn_tables`); a Debian changelog one per entry, a NEWS file one per release, AsciiDoc as `load_adoc` reads it."
-    text = clean_text(drawn_tables(decode_text(path, path.read_bytes())))
+    text = _read_text(path, tables=True)
     if sections := changelog_sections(text): return _text_pages(path, sections)
     if looks_like_adoc(text): return _text_pages(path, adoc_sections(text))
     sections = rst_sections(text)
