@@ -832,8 +832,7 @@ def _sentence_runs(text:str) -> list[tuple[str, ...]]: return word_runs(_NUMBERE
 
 def _unsaid(u:Unit, said:set) -> bool:
     "True the first time a unit's text comes, which `said` then remembers. A sentence when every one of its words was said (`repeats`), whatever its markup and quotes or a number before it; a piece of a sentence only when it was said whole (dropping it would cut its sentence); code as written, in lower case with single spaces (`echo 'a b'` is not `echo a b`); a table's row by its words, with its header or without."
-    lines = u.text.split("\n")
-    if u.code and all(map(is_table_row, lines)): return (key := " ".join(plain_words(lines[-1]))) not in said and not said.add(key)   # a table's row, under its header or alone
+    if u.code and all(map(is_table_row, lines := u.text.split("\n"))): return (key := " ".join(plain_words(lines[-1]))) not in said and not said.add(key)   # a table's row, under its header or alone
     if u.code: return (key := one_line(u.text).lower()) not in said and not said.add(key)
     if not (u.starts and u.ends): return (key := " ".join(plain_words(u.text))) not in said and not said.add(key)
     if repeats(runs := _sentence_runs(u.text), said, share=1): return False

@@ -1304,13 +1304,18 @@ def _wrapped(parts:Iterable[str]) -> str:
     "A cell's lines joined again: by a space, but after a slash, where a path or a pair (`To/Cc`) was wrapped."
     return functools.reduce(lambda a, b: a + b if a.endswith("/") else f"{a} {b}", parts, "").strip()
 
+def _joints(rule:str) -> list[int]: return [i for i, c in enumerate(rule) if c == "+" or _boxed(c) and c not in _HORIZONTAL]   # where a rule's columns meet
+
 def _table_rows(block:list[str]) -> list[str]:
-    "A drawn table's rows, each one line of its cells joined by ` | `, a cell's wrapped words joined again."
-    cuts = [i for i, c in enumerate(block[0]) if c == "+" or _boxed(c) and c not in _HORIZONTAL]
-    groups = [list(g) for rule, g in itertools.groupby(block, key=_drawn_rule) if not rule]
-    if len(groups) <= 2: groups = groups[:len(groups) - 1] + [[line] for line in groups[-1]]   # rules only around the header: each line a row
+    "A drawn table's rows, each one line of its cells joined by ` | `, a cell's wrapped words joined again; the lines between two rules cut where the rule above them has its joints (a grid table's spanning cells move them)."
+    groups, cuts = [], []   # (the joints of the rule above, the lines of cells)
+    for rule, lines in itertools.groupby(block, key=_drawn_rule):
+        lines = list(lines)
+        if rule: cuts = _joints(lines[-1])
+        else: groups.append((cuts, lines))
+    if len(groups) <= 2: groups = groups[:len(groups) - 1] + [(groups[-1][0], [line]) for line in groups[-1][1]]   # rules only around the header: each line a row
     rows = []
-    for group in groups:
+    for cuts, group in groups:
         lines = [_row_cells(line, cuts) for line in group]
         cells = [_wrapped(c[k].strip() for c in lines if k < len(c) and c[k].strip()) for k in range(max(map(len, lines)))]
         if any(cells): rows.append(" | ".join(cells))
