@@ -1105,7 +1105,7 @@ class _Block:
     counts: tuple      # the parser's (letters, letters in links, links, letters in bold) when it opened
     marked: bool       # navigation by its tag or attributes
     run: int = 0       # the most words in a row outside links inside it
-    aside: bool = False # an admonition: its heading ("Note") heads no section
+    aside: bool = False # an admonition or a sidebar: its heading ("Note") or its title in bold heads no section
     layout: bool = False # a cell that holds a heading, a listing or a table: a page laid out in a table, its blocks apart
 
 def _ends_sentence(text:str) -> bool:
@@ -1129,8 +1129,8 @@ class _HTMLText(HTMLParser):
     HEADING = re.compile(r"h[1-6]")
     CHROME = {"navigation", "menu", "menubar", "toolbar", "search", "banner"}   # ARIA roles of a page's furniture
     SECTIONING = {"article", "aside", "main", "nav", "section"}   # a <header> outside these is the site's banner (its name, a contents toggle), not the page's
-    NAV_CLASS = re.compile(r"nav(?:header|footer|bar|igation)?$|breadcrumbs?$")   # classes of the same: DocBook's navheader and navfooter, navbar
-    ASIDE_CLASS = re.compile(r"(?:note|tip|warning|caution|important|admonition\w*)$")   # admonitions: DocBook heads each with an <h3>Note</h3>
+    NAV_CLASS = re.compile(r"[a-z]*nav(?:header|footer|bar|igation)?$|breadcrumbs?$|banner$")   # classes or ids of the same: DocBook's navheader and navfooter, Publican's docnav and its banner, navbar, topnav
+    ASIDE_CLASS = re.compile(r"(?:note|tip|warning|caution|important|admonition\w*|sidebar)$")   # admonitions: DocBook heads each with an <h3>Note</h3>; DocBook's sidebars, a box beside the text with a title of its own
     SKIP_CLASS = re.compile(r"skip[\w-]*$|sr-only$|visually-hidden$|screen-reader-text$")   # a link for screen readers that skips to the content: "Skip to content"
     def __init__(self, navigation:bool=False):
         super().__init__(convert_charrefs=True)
@@ -1149,9 +1149,9 @@ class _HTMLText(HTMLParser):
         marked = tag == "nav" or a.get("role") in self.CHROME or "hidden" in a or a.get("aria-hidden") == "true"   # navigation, menus, what is not shown
         marked = marked or tag == "header" and not any(b.tag in self.SECTIONING for b in self.frames)
         classes = (a.get("class") or "").lower().split()
-        marked = marked or any(self.NAV_CLASS.match(c) for c in classes)
+        marked = marked or any(self.NAV_CLASS.match(c) for c in classes + [(a.get("id") or "").lower()])
         layout = tag in self.CELL and bool((cell := self._cell_block()) and cell.layout)   # a cell inside a cell that lays out the page does too
-        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked, aside=any(map(self.ASIDE_CLASS.match, classes)), layout=layout))
+        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked, aside=tag == "aside" or any(map(self.ASIDE_CLASS.match, classes)), layout=layout))
     def _close(self, tag):
         "Close the innermost open `tag` (and blocks left open inside it); drop it if it is navigation."
         at = next((k for k in range(len(self.frames) - 1, -1, -1) if self.frames[k].tag == tag), None)
@@ -1159,7 +1159,7 @@ class _HTMLText(HTMLParser):
         b = self.frames[at]
         del self.frames[at:]
         letters, linked, links, bolded = (now - was for now, was in zip(self.counts, b.counts))
-        if tag == "p" and not self.skip and letters and bolded == letters and not self._flat() and asks_in_bold("".join(self.out[b.start:])): self.asked.append((b.size, self.size))
+        if tag == "p" and not self.skip and letters and bolded == letters and not self._flat() and not any(f.aside for f in self.frames) and asks_in_bold("".join(self.out[b.start:])): self.asked.append((b.size, self.size))
         if self.navigation or not (b.marked or links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS and not _ends_sentence("".join(self.out[b.start:]))): return
         del self.out[b.start:], self.headings[b.headings:]
         self.size, self.counts = b.size, list(b.counts)   # the blocks around it count it no more
@@ -1472,7 +1472,7 @@ register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=3))   
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, settings=True, version=3, unpacks=True))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks; 3: a split manual read whole
-register_format((".html", ".htm"), Format("text", load_html, version=9))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script; 9: an FAQ's questions in bold as headings
+register_format((".html", ".htm"), Format("text", load_html, version=10))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script; 9: an FAQ's questions in bold as headings; 10: a class or id ending in "nav" (Publican's docnav), and a banner, are navigation; a sidebar's title that asks is no FAQ question
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
@@ -1480,7 +1480,7 @@ register_format((".pptx",), Format("slides", "self_rag.formats:load_pptx", True)
 register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
-register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=9))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4-9: as HTML 5-9
+register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=10))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4-10: as HTML 5-10
 register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=4))   # 2: its Markdown read as rendered; 3: its HTML tags too; 4: as Markdown 5 (a fence inside a longer one, a tilde underline)
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
