@@ -376,6 +376,7 @@ _CODE = re.compile(r"""(?x)
  | (?<![\w])[a-z]+[A-Z]\w*                                  # camel case: commandArgs
  | [:%<>|&$#@=~^*+-]{2,}[\w%>#{]*                           # operators: ::, :::, %>%, |>, <<-
 """)
+_INITIALS = re.compile(r"[a-z](?:[.][a-z])+")   # an abbreviation of initials, no name and no code: e.g., i.e., 3 a.m.
 
 # %% ../nbs/14_llm.ipynb #38db4b2a
 def code_tokens(question:str) -> list[str]:
@@ -384,7 +385,7 @@ def code_tokens(question:str) -> list[str]:
     for m in _CODE.finditer(question):
         t = m.group(0)
         if t[0].isalnum() or t[0] in "_-": t = t.removesuffix("()").rstrip(".,;:?!)").removesuffix("(")
-        if len(t) > 1 and t.lower() not in ("e.g", "i.e"): out.append(t.lower())
+        if len(t) > 1 and not _INITIALS.fullmatch(t.lower()): out.append(t.lower())
     return list(dict.fromkeys(out))
 
 # %% ../nbs/14_llm.ipynb #d7c45acc
@@ -690,11 +691,11 @@ def question_names(question:str, # the question
                    words:frozenset[str], # the common words (`DenseEmbedder.words`); empty (documents not in English): names written as such only
                    scene:bool=False, # also the statements before the question ("Doxygen prints hundreds of warnings. Can I...?")
                   ) -> tuple[str, ...]:
-    "The names a question asks about: words of its question sentences (and `scene`: of its statements) that are not common words or are written as proper names, except those it rules out and the user's own (`own_names`), and the formats of its files (`file_format`)."
+    "The names a question asks about: words of its question sentences (and `scene`: of its statements) that are not common words or are written as proper names, except abbreviations of initials (`a.m.`), those it rules out and the user's own (`own_names`), and the formats of its files (`file_format`)."
     asked = _RULED_OUT.sub(" ", one_line(question)) if scene else _asked(question)
     found, proper = dict.fromkeys(_NAME.findall(asked.lower())), _proper_names(asked)   # each word once: a long question repeats many
     found = [w for w in found if w not in own_names(asked)] + [f for w in found if (f := file_format(w))]
-    return tuple(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and (w in proper or words and not is_common(w, words)))
+    return tuple(w for w in found if len(w) > 1 and not w.isdigit() and w not in STOPWORDS and not _INITIALS.fullmatch(w) and (w in proper or words and not is_common(w, words)))
 
 # %% ../nbs/14_llm.ipynb #3844a85d
 @functools.lru_cache(maxsize=64)
