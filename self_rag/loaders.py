@@ -1132,6 +1132,7 @@ class _HTMLText(HTMLParser):
     NAV_CLASS = re.compile(r"[a-z]*nav(?:header|footer|bar|igation)?$|breadcrumbs?$|banner$")   # classes or ids of the same: DocBook's navheader and navfooter, Publican's docnav and its banner, navbar, topnav
     ASIDE_CLASS = re.compile(r"(?:note|tip|warning|caution|important|admonition\w*|sidebar)$")   # admonitions: DocBook heads each with an <h3>Note</h3>; DocBook's sidebars, a box beside the text with a title of its own
     SKIP_CLASS = re.compile(r"skip[\w-]*$|sr-only$|visually-hidden$|screen-reader-text$")   # a link for screen readers that skips to the content: "Skip to content"
+    FOOTNOTE_MARK = re.compile(r"\[(?:\d{1,3}|[a-z])\]|\d{1,3}|[*†‡]")   # "[5]", "[a]", "1": a footnote's mark, a link to the note
     def __init__(self, navigation:bool=False):
         super().__init__(convert_charrefs=True)
         self.out, self.title, self.skip, self.pre, self.in_title = [], [], 0, 0, False
@@ -1143,6 +1144,8 @@ class _HTMLText(HTMLParser):
         self.self_link = None   # where the text of an open link to a place on this page began: a "¶" or "#" beside a heading is dropped
         self.listings = 0   # listings (a <code> in a language) in the open <pre>
         self.controls = 0   # script-only links open (`_control`), whose text is skipped
+        self.sups = []   # where each open <sup> began: (index in `out`, size)
+        self.mark_dropped = False   # a footnote's mark was just left out: a space before it goes when punctuation follows ("Erste [1], das")
     def _put(self, s): self.out.append(s); self.size += len(s)
     def _open(self, tag, attrs):
         a = dict(attrs)
@@ -1204,12 +1207,23 @@ class _HTMLText(HTMLParser):
             a = dict(attrs)
             self.in_link += 1; self.counts[2] += 1; self.run = 0
             skip = any(map(self.SKIP_CLASS.match, (a.get("class") or "").lower().split()))
-            self.self_link = (len(self.out), self.size, skip) if (a.get("href") or "").startswith("#") else None
+            noted = bool(self.sups) or "footnote" in (a.get("class") or "").lower() or "data-footnote-ref" in a   # a footnote's link: set as a superscript, or marked so
+            self.self_link = (len(self.out), self.size, skip, noted) if (a.get("href") or "").startswith("#") else None
             return
         self.in_link = max(0, self.in_link - 1)
-        if self.self_link and (shown := "".join(self.out[self.self_link[0]:])).strip() and (self.self_link[2] or not any(map(str.isalnum, shown))):
+        if self.self_link and (shown := "".join(self.out[self.self_link[0]:])).strip() and (self.self_link[2] or not any(map(str.isalnum, shown)) or self._footnote_mark(shown.strip())):
             del self.out[self.self_link[0]:]; self.size = self.self_link[1]; self.counts[2] -= 1   # a link not shown is no link: a heading with a ¶ beside it is not a row of links
+            self.mark_dropped = True
         self.self_link = None
+    def _footnote_mark(self, shown:str) -> bool:
+        "The text of an open link to this page is a footnote's mark: in brackets (`[5]`, DocBook's), or a bare one in a superscript or a link marked as a footnote's (`1`)."
+        return bool(self.FOOTNOTE_MARK.fullmatch(shown)) and (shown.startswith("[") or self.self_link[3])
+    def _sup(self, opening):
+        "Open or close a superscript; one its footnote's link left with brackets only (`[] `, where the link inside was the mark) goes."
+        if opening: self.sups.append((len(self.out), self.size)); return
+        if not self.sups: return
+        at, size = self.sups.pop()
+        if (left := "".join(self.out[at:])).strip() and not left.strip(" []"): del self.out[at:]; self.size = size
     def _control(self, tag, attrs) -> bool:
         "A link that only runs a script (`<a onclick=\"toggle_toc()\">► Table Of Contents</a>`, `href=\"javascript:...\"`): a control, as a button is."
         a = dict(attrs)
@@ -1217,17 +1231,21 @@ class _HTMLText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if self._control(tag, attrs): self.skip += 1; self.controls += 1; return
         if tag == "a" and not self.skip: self._link(True, attrs)
+        if tag == "sup" and not self.skip: self._sup(True)
         if tag == "code" and self.pre and not self.skip: self._listing(attrs)
         self._tag(tag, True)
         if tag in self.FRAMED and not self.skip: self._open(tag, attrs)
     def handle_endtag(self, tag):
         if tag == "a" and self.controls: self.controls -= 1; self.skip = max(0, self.skip - 1); return
         if tag == "a": self._link(False)
+        if tag == "sup" and not self.skip: self._sup(False)
         if tag in self.FRAMED and not self.skip: self._close(tag)
         self._tag(tag, False)
     def handle_data(self, data):
         if self.skip: return
         if self.in_title: self.title.append(data); return
+        if self.mark_dropped and data[:1] in ",.;:!?)" and self.out and self.out[-1].endswith(" "): self.out[-1] = self.out[-1][:-1]; self.size -= 1
+        self.mark_dropped = self.mark_dropped and not data.strip()
         n = sum(map(str.isalnum, data))
         self.counts[0] += n; self.counts[1] += n if self.in_link else 0; self.counts[3] += n if self.bold else 0
         if not self.in_link and (words := len(data.split())):
@@ -1472,7 +1490,7 @@ register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=3))   
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, settings=True, version=3, unpacks=True))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks; 3: a split manual read whole
-register_format((".html", ".htm"), Format("text", load_html, version=10))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script; 9: an FAQ's questions in bold as headings; 10: a class or id ending in "nav" (Publican's docnav), and a banner, are navigation; a sidebar's title that asks is no FAQ question
+register_format((".html", ".htm"), Format("text", load_html, version=10))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script; 9: an FAQ's questions in bold as headings; 10: a class or id ending in "nav" (Publican's docnav), and a banner, are navigation; a sidebar's title that asks is no FAQ question, no footnote marks
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
