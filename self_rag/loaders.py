@@ -1104,6 +1104,7 @@ class _Block:
     headings: int
     counts: tuple      # the parser's (letters, letters in links, links, letters in bold) when it opened
     marked: bool       # navigation by its tag or attributes
+    by_id: bool = False # navigation by its id alone (`<div id="banner">`): not if it holds a heading, as a section whose id is its title does (`id="navigation"`)
     run: int = 0       # the most words in a row outside links inside it
     aside: bool = False # an admonition or a sidebar: its heading ("Note") or its title in bold heads no section
     layout: bool = False # a cell that holds a heading, a listing or a table: a page laid out in a table, its blocks apart
@@ -1152,9 +1153,10 @@ class _HTMLText(HTMLParser):
         marked = tag == "nav" or a.get("role") in self.CHROME or "hidden" in a or a.get("aria-hidden") == "true"   # navigation, menus, what is not shown
         marked = marked or tag == "header" and not any(b.tag in self.SECTIONING for b in self.frames)
         classes = (a.get("class") or "").lower().split()
-        marked = marked or any(self.NAV_CLASS.match(c) for c in classes + [(a.get("id") or "").lower()])
+        marked = marked or any(self.NAV_CLASS.match(c) for c in classes)
+        by_id = not marked and bool(self.NAV_CLASS.match((a.get("id") or "").lower()))
         layout = tag in self.CELL and bool((cell := self._cell_block()) and cell.layout)   # a cell inside a cell that lays out the page does too
-        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked, aside=tag == "aside" or any(map(self.ASIDE_CLASS.match, classes)), layout=layout))
+        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked or by_id, by_id, aside=tag == "aside" or any(map(self.ASIDE_CLASS.match, classes)), layout=layout))
     def _close(self, tag):
         "Close the innermost open `tag` (and blocks left open inside it); drop it if it is navigation."
         at = next((k for k in range(len(self.frames) - 1, -1, -1) if self.frames[k].tag == tag), None)
@@ -1163,7 +1165,8 @@ class _HTMLText(HTMLParser):
         del self.frames[at:]
         letters, linked, links, bolded = (now - was for now, was in zip(self.counts, b.counts))
         if tag == "p" and not self.skip and letters and bolded == letters and not self._flat() and not any(f.aside for f in self.frames) and asks_in_bold("".join(self.out[b.start:])): self.asked.append((b.size, self.size))
-        if self.navigation or not (b.marked or links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS and not _ends_sentence("".join(self.out[b.start:]))): return
+        marked = b.marked and not (b.by_id and len(self.headings) > b.headings)
+        if self.navigation or not (marked or links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS and not _ends_sentence("".join(self.out[b.start:]))): return
         del self.out[b.start:], self.headings[b.headings:]
         self.size, self.counts = b.size, list(b.counts)   # the blocks around it count it no more
     def _cell_block(self) -> _Block | None: return next((b for b in reversed(self.frames) if b.tag in self.CELL), None)
