@@ -1493,7 +1493,7 @@ register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=3))   
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
 register_format((".info",), Format("text", load_info, settings=True, version=3, unpacks=True))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks; 3: a split manual read whole
-register_format((".html", ".htm"), Format("text", load_html, version=10))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script; 9: an FAQ's questions in bold as headings; 10: a class or id ending in "nav" (Publican's docnav), and a banner, are navigation; a sidebar's title that asks is no FAQ question, no footnote marks
+register_format((".html", ".htm"), Format("text", load_html, version=11))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script; 9: an FAQ's questions in bold as headings; 10: a class or id ending in "nav" (Publican's docnav), and a banner, are navigation; a sidebar's title that asks is no FAQ question; 11: no footnotes' marks
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
 register_format((".odt",), Format("office", "self_rag.formats:load_odt", True))
 register_format((".rtf",), Format("office", "self_rag.formats:load_rtf"))
@@ -1501,7 +1501,7 @@ register_format((".pptx",), Format("slides", "self_rag.formats:load_pptx", True)
 register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
-register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=10))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4-10: as HTML 5-10
+register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=11))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4-11: as HTML 5-11
 register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=4))   # 2: its Markdown read as rendered; 3: its HTML tags too; 4: as Markdown 5 (a fence inside a longer one, a tilde underline)
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
