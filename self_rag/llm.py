@@ -868,10 +868,12 @@ def _continues(us:list[Unit], j:int) -> bool:
 # %% ../nbs/14_llm.ipynb #515855ba
 TERM_LINES = 3  # a term may have aliases, a line each (`-q`, `--quiet`)
 
+_LINK_LINE = re.compile(r"(?:\W\s*)?[a-z][\w+.-]*://\S+")   # "→ https://tracker.debian.org/": a page's reference, set on a line of its own
+
 def _is_term(u:Unit) -> bool:
-    "A code unit of up to `TERM_LINES` lines of a few words each, no prompt and no fence: the term that the next sentence describes (`hist(x)`, `--no-readline`, `-q\\n--quiet`)."
+    "A code unit of up to `TERM_LINES` lines of a few words each, no prompt, no fence and no address alone: the term that the next sentence describes (`hist(x)`, `--no-readline`, `-q\\n--quiet`)."
     lines = u.text.split("\n")
-    return u.code and len(lines) <= TERM_LINES and all(len(l.split()) <= 3 and not _CODE_LINE.match(l) and not CODE_FENCE.match(l) for l in lines)
+    return u.code and len(lines) <= TERM_LINES and all(len(l.split()) <= 3 and not _CODE_LINE.match(l) and not CODE_FENCE.match(l) and not _LINK_LINE.fullmatch(l.strip()) for l in lines)
 
 # %% ../nbs/14_llm.ipynb #329cd5b3
 def _entry_term(us:list[Unit], a:int, reach:int=3,
