@@ -1210,8 +1210,8 @@ class _HTMLText(HTMLParser):
             a = dict(attrs)
             self.in_link += 1; self.counts[2] += 1; self.run = 0
             skip = any(map(self.SKIP_CLASS.match, (a.get("class") or "").lower().split()))
-            noted = bool(self.sups) or "footnote" in (a.get("class") or "").lower() or "data-footnote-ref" in a   # a footnote's link: set as a superscript, or marked so
-            self.self_link = (len(self.out), self.size, skip, noted) if (a.get("href") or "").startswith("#") else None
+            marked = "footnote" in (a.get("class") or "").lower() or "data-footnote-ref" in a   # a footnote's link by its class (DocBook's footnote, footnoteref) or attribute (GitHub's)
+            self.self_link = (len(self.out), self.size, skip, marked or bool(self.sups)) if (a.get("href") or "").startswith("#") or marked else None   # a footnote's: also where it names its page (`ch02.html#ftn.x`)
             return
         self.in_link = max(0, self.in_link - 1)
         if self.self_link and (shown := "".join(self.out[self.self_link[0]:])).strip() and (self.self_link[2] or not any(map(str.isalnum, shown)) or self._footnote_mark(shown.strip())):
