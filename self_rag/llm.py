@@ -636,7 +636,8 @@ _NAME = re.compile(r"\w+(?:[.]\w+)*")   # a word, or a dotted name (read.table, 
 _FILE_TYPES = mimetypes.MimeTypes()   # Python's own table of file extensions, not the system's: the same on every machine
 _INTRODUCED = re.compile(r"""(?x)\b(?:named|called)\s+['"`‘“]?([\w.-]*\w)   # a file named notes.asy, a variable called MYDIR
                          | \b(?:my|our|your)\s+[a-z]+\s+([a-z]\w*_\w*)      # my function cleanup_tmp: a snake-case name after one's own thing""")
-_ADDRESS = re.compile(r"""(?x)[a-z][\w+.-]*://\S+   # a URL
+_URL = r"[a-z][\w+.-]*://\S+"   # an address with its scheme: https://tracker.debian.org/
+_ADDRESS = re.compile(rf"""(?x){_URL}   # a URL
                        | [\w.+-]+@[\w-]+(?:\.[\w-]+)+           # an e-mail address
                        | (?<![\w/~.])[\w.-]+/(?![\w.~/])         # a folder, written with its slash: build/, third_party/ (not /etc/nut/ nor tcp/1234)""")
 _QUOTED = re.compile(r"""`([^`]+)`|(?<!\w)'([^']+)'(?!\w)|"([^"]+)"|“([^”]+)”|‘([^’]+)’""")
@@ -868,7 +869,7 @@ def _continues(us:list[Unit], j:int) -> bool:
 # %% ../nbs/14_llm.ipynb #515855ba
 TERM_LINES = 3  # a term may have aliases, a line each (`-q`, `--quiet`)
 
-_LINK_LINE = re.compile(r"(?:\W\s*)?[a-z][\w+.-]*://\S+")   # "→ https://tracker.debian.org/": a page's reference, set on a line of its own
+_LINK_LINE = re.compile(rf"(?:\W\s*)?{_URL}")   # "→ https://tracker.debian.org/": a page's reference, set on a line of its own
 
 def _is_term(u:Unit) -> bool:
     "A code unit of up to `TERM_LINES` lines of a few words each, no prompt, no fence and no address alone: the term that the next sentence describes (`hist(x)`, `--no-readline`, `-q\\n--quiet`)."

@@ -28,21 +28,22 @@ from .text import ADORNMENT, code_blocks, in_code
 
 # %% auto #0
 __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WINDOW', 'HEADING_WORDS', 'NAV_WORDS',
-           'FAQ_QUESTION_CHARS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES',
-           'TEXT_VERSION', 'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS',
-           'HEAD_BYTES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError',
-           'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError',
-           'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
-           'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
-           'contents_entries', 'contents_starts', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
-           'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections',
-           'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections', 'numbered_sections',
-           'adoc_markdown', 'adoc_sections', 'looks_like_adoc', 'latex_sections', 'org_markdown', 'info_examples',
-           'info_sections', 'info_parts', 'asks_in_bold', 'html_sections', 'drawn_tables', 'load_text', 'load_markdown',
-           'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format', 'register_format',
-           'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version',
-           'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon', 'page_assets', 'holds_text',
-           'renditions', 'redirect_pages', 'split_info_parts', 'find_documents']
+           'FAQ_QUESTION_CHARS', 'FOOTNOTE_MARK', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT',
+           'SUPPORTED_SUFFIXES', 'TEXT_VERSION', 'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE',
+           'RENDITION_RUNS', 'HEAD_BYTES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError',
+           'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError',
+           'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where',
+           'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
+           'outline_starts', 'split_at_headings', 'contents_entries', 'contents_starts', 'page_furniture',
+           'furniture_lines', 'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf',
+           'decode_text', 'markdown_sections', 'rendered_markdown', 'rst_sections', 'changelog_sections',
+           'release_sections', 'numbered_sections', 'adoc_markdown', 'adoc_sections', 'looks_like_adoc',
+           'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'info_parts', 'asks_in_bold',
+           'html_sections', 'drawn_tables', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org',
+           'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page',
+           'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
+           'load_document', 'is_icon', 'page_assets', 'holds_text', 'renditions', 'redirect_pages', 'split_info_parts',
+           'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -1103,8 +1104,8 @@ class _Block:
     size: int
     headings: int
     counts: tuple      # the parser's (letters, letters in links, links, letters in bold) when it opened
-    marked: bool       # navigation by its tag or attributes
-    by_id: bool = False # navigation by its id alone (`<div id="banner">`): not if it holds a heading, as a section whose id is its title does (`id="navigation"`)
+    marked: bool       # navigation by its tag, role or class
+    by_id: bool = False # navigation by its id (`<div id="banner">`): unless it holds a heading, as a section whose id is its title does (`id="navigation"`)
     run: int = 0       # the most words in a row outside links inside it
     aside: bool = False # an admonition or a sidebar: its heading ("Note") or its title in bold heads no section
     layout: bool = False # a cell that holds a heading, a listing or a table: a page laid out in a table, its blocks apart
@@ -1118,6 +1119,19 @@ FAQ_QUESTION_CHARS = 300   # a paragraph in bold longer than this is no question
 def asks_in_bold(text:str) -> bool:
     "Whether a paragraph set in bold alone is a question that heads its answer, as an FAQ sets them (`(12) I deleted a lot of data... Is this a bug?`): it ends with a question mark and is short."
     return 0 < len(t := " ".join(text.split())) <= FAQ_QUESTION_CHARS and t.endswith("?")
+
+class _SelfLink(NamedTuple):
+    "An open link to a place on the page, as `_HTMLText` judges it when it closes."
+    start: int      # where its text begins in the parser's `out`
+    size: int       # the characters written before it
+    skip: bool      # a link for screen readers that skips to the content
+    noted: bool     # a footnote's by its class or attribute, or set in a superscript
+
+FOOTNOTE_MARK = re.compile(r"\[(?:\d{1,3}|[a-z])\]|\d{1,3}|[*†‡]")   # "[5]", "[a]", "1": a footnote's mark, a link to the note
+
+def _footnote_mark(shown:str, link:_SelfLink) -> bool:
+    "Whether `shown`, the text of `link`, is a footnote's mark: in brackets (`[5]`, DocBook's), or a bare one in a superscript or a link marked as a footnote's (`1`)."
+    return bool(FOOTNOTE_MARK.fullmatch(shown)) and (shown.startswith("[") or link.noted)
 
 class _HTMLText(HTMLParser):
     "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
@@ -1133,7 +1147,6 @@ class _HTMLText(HTMLParser):
     NAV_CLASS = re.compile(r"[a-z]*nav(?:header|footer|bar|igation)?$|breadcrumbs?$|banner$")   # classes or ids of the same: DocBook's navheader and navfooter, Publican's docnav and its banner, navbar, topnav
     ASIDE_CLASS = re.compile(r"(?:note|tip|warning|caution|important|admonition\w*|sidebar)$")   # admonitions: DocBook heads each with an <h3>Note</h3>; DocBook's sidebars, a box beside the text with a title of its own
     SKIP_CLASS = re.compile(r"skip[\w-]*$|sr-only$|visually-hidden$|screen-reader-text$")   # a link for screen readers that skips to the content: "Skip to content"
-    FOOTNOTE_MARK = re.compile(r"\[(?:\d{1,3}|[a-z])\]|\d{1,3}|[*†‡]")   # "[5]", "[a]", "1": a footnote's mark, a link to the note
     def __init__(self, navigation:bool=False):
         super().__init__(convert_charrefs=True)
         self.out, self.title, self.skip, self.pre, self.in_title = [], [], 0, 0, False
@@ -1142,7 +1155,7 @@ class _HTMLText(HTMLParser):
         self.bold, self.asked = 0, []   # <b> and <strong> open; (start, end) of each paragraph that is a question in bold alone (an FAQ's, `asks_in_bold`)
         self.run = 0   # words in a row outside links, in this block
         self.cells, self.in_cell, self.row_at = 0, 0, 0   # cells opened in this table row; depth inside a cell; where the row began in `out`
-        self.self_link = None   # where the text of an open link to a place on this page began: a "¶" or "#" beside a heading is dropped
+        self.self_link = None   # the open link to a place on this page (`_SelfLink`): a "¶" or "#" beside a heading, a footnote's mark, is dropped
         self.listings = 0   # listings (a <code> in a language) in the open <pre>
         self.controls = 0   # script-only links open (`_control`), whose text is skipped
         self.sups = []   # where each open <sup> began: (index in `out`, size)
@@ -1154,9 +1167,9 @@ class _HTMLText(HTMLParser):
         marked = marked or tag == "header" and not any(b.tag in self.SECTIONING for b in self.frames)
         classes = (a.get("class") or "").lower().split()
         marked = marked or any(self.NAV_CLASS.match(c) for c in classes)
-        by_id = not marked and bool(self.NAV_CLASS.match((a.get("id") or "").lower()))
+        by_id = bool(self.NAV_CLASS.match((a.get("id") or "").lower()))
         layout = tag in self.CELL and bool((cell := self._cell_block()) and cell.layout)   # a cell inside a cell that lays out the page does too
-        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked or by_id, by_id, aside=tag == "aside" or any(map(self.ASIDE_CLASS.match, classes)), layout=layout))
+        self.frames.append(_Block(tag, len(self.out), self.size, len(self.headings), tuple(self.counts), marked, by_id, aside=tag == "aside" or any(map(self.ASIDE_CLASS.match, classes)), layout=layout))
     def _close(self, tag):
         "Close the innermost open `tag` (and blocks left open inside it); drop it if it is navigation."
         at = next((k for k in range(len(self.frames) - 1, -1, -1) if self.frames[k].tag == tag), None)
@@ -1165,7 +1178,7 @@ class _HTMLText(HTMLParser):
         del self.frames[at:]
         letters, linked, links, bolded = (now - was for now, was in zip(self.counts, b.counts))
         if tag == "p" and not self.skip and letters and bolded == letters and not self._flat() and not any(f.aside for f in self.frames) and asks_in_bold("".join(self.out[b.start:])): self.asked.append((b.size, self.size))
-        marked = b.marked and not (b.by_id and len(self.headings) > b.headings)
+        marked = b.marked or b.by_id and len(self.headings) == b.headings
         if self.navigation or not (marked or links >= 2 and 2 * linked >= letters and b.run <= NAV_WORDS and not _ends_sentence("".join(self.out[b.start:]))): return
         del self.out[b.start:], self.headings[b.headings:]
         self.size, self.counts = b.size, list(b.counts)   # the blocks around it count it no more
@@ -1210,17 +1223,15 @@ class _HTMLText(HTMLParser):
             a = dict(attrs)
             self.in_link += 1; self.counts[2] += 1; self.run = 0
             skip = any(map(self.SKIP_CLASS.match, (a.get("class") or "").lower().split()))
-            marked = "footnote" in (a.get("class") or "").lower() or "data-footnote-ref" in a   # a footnote's link by its class (DocBook's footnote, footnoteref) or attribute (GitHub's)
-            self.self_link = (len(self.out), self.size, skip, marked or bool(self.sups)) if (a.get("href") or "").startswith("#") or marked else None   # a footnote's: also where it names its page (`ch02.html#ftn.x`)
+            footnote = "footnote" in (a.get("class") or "").lower() or "data-footnote-ref" in a   # a footnote's link by its class (DocBook's footnote, footnoteref) or attribute (GitHub's)
+            here = (a.get("href") or "").startswith("#") or footnote   # a footnote's link also where it names its page (`ch02.html#ftn.x`)
+            self.self_link = _SelfLink(len(self.out), self.size, skip, footnote or bool(self.sups)) if here else None
             return
         self.in_link = max(0, self.in_link - 1)
-        if self.self_link and (shown := "".join(self.out[self.self_link[0]:])).strip() and (self.self_link[2] or not any(map(str.isalnum, shown)) or self._footnote_mark(shown.strip())):
-            del self.out[self.self_link[0]:]; self.size = self.self_link[1]; self.counts[2] -= 1   # a link not shown is no link: a heading with a ¶ beside it is not a row of links
+        if (link := self.self_link) and (shown := "".join(self.out[link.start:])).strip() and (link.skip or not any(map(str.isalnum, shown)) or _footnote_mark(shown.strip(), link)):
+            del self.out[link.start:]; self.size = link.size; self.counts[2] -= 1   # a link not shown is no link: a heading with a ¶ beside it is not a row of links
             self.mark_dropped = True
         self.self_link = None
-    def _footnote_mark(self, shown:str) -> bool:
-        "The text of an open link to this page is a footnote's mark: in brackets (`[5]`, DocBook's), or a bare one in a superscript or a link marked as a footnote's (`1`)."
-        return bool(self.FOOTNOTE_MARK.fullmatch(shown)) and (shown.startswith("[") or self.self_link[3])
     def _sup(self, opening):
         "Open or close a superscript; one its footnote's link left with brackets only (`[] `, where the link inside was the mark) goes."
         if opening: self.sups.append((len(self.out), self.size)); return
