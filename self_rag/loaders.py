@@ -28,22 +28,21 @@ from .text import ADORNMENT, code_blocks, in_code
 
 # %% auto #0
 __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WINDOW', 'HEADING_WORDS', 'NAV_WORDS',
-           'FAQ_QUESTION_CHARS', 'FOOTNOTE_MARK', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT',
-           'SUPPORTED_SUFFIXES', 'TEXT_VERSION', 'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE',
-           'RENDITION_RUNS', 'HEAD_BYTES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError',
-           'EmptyDocumentError', 'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError',
-           'CorruptPdfError', 'TooLargeError', 'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where',
-           'clean_text', 'word_vocab', 'dehyphenate', 'long_word_share', 'looks_spaceless', 'PdfminerPages',
-           'outline_starts', 'split_at_headings', 'contents_entries', 'contents_starts', 'page_furniture',
-           'furniture_lines', 'PdfNotesHandler', 'pdf_notes', 'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf',
-           'decode_text', 'markdown_sections', 'rendered_markdown', 'rst_sections', 'changelog_sections',
-           'release_sections', 'numbered_sections', 'adoc_markdown', 'adoc_sections', 'looks_like_adoc',
-           'latex_sections', 'org_markdown', 'info_examples', 'info_sections', 'info_parts', 'asks_in_bold',
-           'html_sections', 'drawn_tables', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org',
-           'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page',
-           'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
-           'load_document', 'is_icon', 'page_assets', 'holds_text', 'renditions', 'redirect_pages', 'split_info_parts',
-           'find_documents']
+           'FAQ_QUESTION_CHARS', 'CODE_LANGUAGES', 'CODE_NAMES', 'SHEBANGS', 'CODE_FORMAT', 'SUPPORTED_SUFFIXES',
+           'TEXT_VERSION', 'ICON_PIXELS', 'PAGE_ASSETS', 'RENDITION_ORDER', 'RENDITION_SHARE', 'RENDITION_RUNS',
+           'HEAD_BYTES', 'Page', 'LoadError', 'UnreadablePathError', 'UnsupportedFormatError', 'EmptyDocumentError',
+           'EncryptedDocumentError', 'EncryptedPdfError', 'CorruptDocumentError', 'CorruptPdfError', 'TooLargeError',
+           'NoTextError', 'OcrUnavailableError', 'BinaryFileError', 'where', 'clean_text', 'word_vocab', 'dehyphenate',
+           'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
+           'contents_entries', 'contents_starts', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
+           'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections',
+           'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections', 'numbered_sections',
+           'adoc_markdown', 'adoc_sections', 'looks_like_adoc', 'latex_sections', 'org_markdown', 'info_examples',
+           'info_sections', 'info_parts', 'asks_in_bold', 'html_sections', 'drawn_tables', 'load_text', 'load_markdown',
+           'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format', 'register_format',
+           'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version',
+           'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon', 'page_assets', 'holds_text',
+           'renditions', 'redirect_pages', 'split_info_parts', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -1127,11 +1126,11 @@ class _SelfLink(NamedTuple):
     skip: bool      # a link for screen readers that skips to the content
     noted: bool     # a footnote's by its class or attribute, or set in a superscript
 
-FOOTNOTE_MARK = re.compile(r"\[(?:\d{1,3}|[a-z])\]|\d{1,3}|[*†‡]")   # "[5]", "[a]", "1": a footnote's mark, a link to the note
+_FOOTNOTE_MARK = re.compile(r"\[(?:\d{1,3}|[a-z])\]|\d{1,3}|[*†‡]")   # "[5]", "[a]", "1": a footnote's mark, a link to the note
 
 def _footnote_mark(shown:str, link:_SelfLink) -> bool:
     "Whether `shown`, the text of `link`, is a footnote's mark: in brackets (`[5]`, DocBook's), or a bare one in a superscript or a link marked as a footnote's (`1`)."
-    return bool(FOOTNOTE_MARK.fullmatch(shown)) and (shown.startswith("[") or link.noted)
+    return bool(_FOOTNOTE_MARK.fullmatch(shown)) and (shown.startswith("[") or link.noted)
 
 class _HTMLText(HTMLParser):
     "Visible text, title and heading positions of an HTML document; without its navigation unless `navigation`."
