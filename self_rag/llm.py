@@ -9,9 +9,9 @@ __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'STATS_FORMAT', '
            'RetrievalDecision', 'RelevanceGrade', 'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model',
            'is_transient', 'backoff_delays', 'retry_after', 'arithmetic', 'acknowledges', 'chat_reply',
            'offline_decision', 'stable_key', 'TermStats', 'forget_stats', 'collection_stats', 'code_tokens', 'Unit',
-           'is_code_line', 'is_table_row', 'table_units', 'listing_parts', 'units', 'dense_similarities',
-           'term_evidence', 'evidence_score', 'relevance_evidence', 'file_format', 'own_names', 'is_common',
-           'question_names', 'question_phrases', 'absent_names', 'asked_thing', 'names_thing', 'refusal',
+           'is_code_line', 'is_table_row', 'table_units', 'listing_parts', 'option_entries', 'units',
+           'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence', 'file_format', 'own_names',
+           'is_common', 'question_names', 'question_phrases', 'absent_names', 'asked_thing', 'names_thing', 'refusal',
            'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims',
            'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
@@ -503,12 +503,32 @@ def listing_parts(lines:list[str], # a code block's lines, fences aside
     elif part: parts.append(part)
     return parts
 
+_HELP_OPTION = re.compile(r"^( *)--?[A-Za-z0-9?]")   # "  -d", "  --novlan": an option's line in a command's help
+_DIFF_LINE = re.compile(r"^(?:@@ |\+\+\+ |--- )")   # a diff's hunk or file line: its "-" lines are removed code, no options
+
+def _indent(line:str) -> int: return len(line) - len(line.lstrip(" "))
+
+def option_entries(lines:list[str], # a part of a code block
+                   least:int=3, # the fewest options that make it a command's help
+                  ) -> list[list[str]]:
+    "A command's help (`editcap --help`) in its options' entries: an option's line, its description beside it (after two spaces) or under it, with the lines indented deeper under it, and a heading (`Duplicate packet removal:`) going with the entry right after it; a part with fewer than `least` such options, or a diff, whole. Options are indented alike, but for one that lost its indentation where a passage starts."
+    def described(i:int) -> bool: return bool(re.search(r"\S {2,}\S", lines[i])) or i + 1 < len(lines) and _indent(lines[i + 1]) > _indent(lines[i])
+    options = [i for i, l in enumerate(lines) if _HELP_OPTION.match(l) and described(i)]
+    if len(options) < least or any(map(_DIFF_LINE.match, lines)): return [lines]
+    usual, entries, entry, heading, at = Counter(_indent(lines[i]) for i in options).most_common(1)[0][0], [], [], [], 0   # at: the open entry's option's indentation
+    for i, line in enumerate(lines):
+        if i in options and _indent(line) <= usual: entries.append(entry := heading + [line]); heading, at = [], _indent(line)
+        elif entry and line.strip() and _indent(line) > at: entry.append(line)
+        elif line.strip(): entry = []; heading.append(line)
+        else: entries += [heading] if heading else []; entry, heading = [], []   # a blank line ends a heading's paragraph (`Usage: ...`)
+    if heading: entries.append(heading)
+    return [[l[min(map(_indent, e)):] for l in e] for e in entries]
+
 def _block_units(block:list[str], closed:bool) -> list[str]:
-    "A Markdown code block as an answer quotes it: its fences trimmed, the code's indentation kept; one longer than `LONG_LISTING` lines in its `listing_parts`, each fenced as the block is."
+    "A Markdown code block as an answer quotes it: its fences trimmed, the code's indentation kept; one longer than `LONG_LISTING` lines in its `listing_parts`, and a command's help, long or short, in its `option_entries`, each fenced as the block is."
     block = [line.rstrip() for line in block]
     fence, body, close = block[0].strip(), block[1:-1] if closed else block[1:], [block[-1].strip()] if closed else []
-    if len(body) <= LONG_LISTING: return ["\n".join([fence, *body, *close])]
-    parts, marker = listing_parts(body), re.match(r"[`~]*", fence).group(0)
+    parts, marker = [e for p in (listing_parts(body) if len(body) > LONG_LISTING else [body]) for e in option_entries(p)], re.match(r"[`~]*", fence).group(0)
     return ["\n".join([fence, *p, *([marker] if k < len(parts) - 1 else close)]) for k, p in enumerate(parts)]
 
 def _titles_next(prose:list[str], # the lines of the paragraph a blank line ends
@@ -660,16 +680,18 @@ def own_names(text:str) -> set[str]:
 
 # %% ../nbs/14_llm.ipynb #ca369b6f
 def _capitalised(w:str) -> bool: return w[:1].isupper() and not w.isupper()   # a name's capital, not an acronym's
+def _camel_cased(w:str) -> bool: return bool(re.fullmatch(r"[a-z]+[A-Z]\w*", w))   # a product's name (iPhone, macOS, pfSense), at a sentence's start too
 def _title_cased(words:list[str]) -> bool:
     "A heading-like sentence, which names nothing: half its words capitalised or more, the others function words (`How to Draw a Rough Plot`), not a name of three words in a short question (`How do I install Oh My Zsh`)."
     return 2 * sum(map(_capitalised, words)) >= len(words) and all(_capitalised(w) or w.isupper() or w.lower() in STOPWORDS for w in words)
 
 def _proper_names(text:str) -> set[str]:
-    "Words written with a capital inside a sentence, lower-cased: not a sentence's first word, not an acronym, not in a title-cased sentence."
+    "Words written with a capital inside a sentence, lower-cased: not a sentence's first word, not an acronym, not in a title-cased sentence; and words in camel case (`iPhone`) anywhere."
     out = set()
     for s in SENTENCE_BREAK.split(text):
-        words = re.findall(r"[^\W\d_]\w*", s)[1:]
-        if not _title_cased(words): out.update(w.lower() for w in words if _capitalised(w))
+        words = re.findall(r"[^\W\d_]\w*", s)
+        out.update(w.lower() for w in words if _camel_cased(w))
+        if not _title_cased([w for w in words[1:] if not _camel_cased(w)]): out.update(w.lower() for w in words[1:] if _capitalised(w))
     return out
 
 # %% ../nbs/14_llm.ipynb #ea7f711e
