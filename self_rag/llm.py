@@ -406,9 +406,13 @@ _CODE_WORD = re.compile(r"[({=<>;|$\\`]|^--?\w|::|\w[._]\w.*[._]|^\w+_\w+")
 _COMMAND = re.compile(r"^\s*([a-z][\w.+-]*)\s+--?[A-Za-z][\w-]*(?:[\s=]|$)")   # "upsd -c reload", "asy -V -f pdf test": a command and an option
 
 # %% ../nbs/14_llm.ipynb #60d1ab02
+_SIGNATURE = re.compile(r"""(?x)^\s*(?:(?:class|def|async\s+def)\s+[A-Za-z_][\w.]*\(.*\)      # an API's signature alone on its line: class click.Path(exists=False, ...),
+                         | [A-Za-z_]\w*(?:\.\w+)+\(.*\)                                    # a dotted name's (click.echo(message=None), read.table(file)),
+                         | [A-Za-z_]\w*\((?:\)|[^()]*?\w\s*=.*\)))(?:\s*(?:->|→)\s*[^\s.]+)?\s*$   # one without arguments or with a keyword's (get_size(), hist(x, breaks=10)); not a value, c("X1", "Y2")""")
+
 def is_code_line(line:str) -> bool:
-    "A prompt or preprocessor line, a command with an option (`upsd -c reload`), or a short line mostly of code-like words (`-lRmath`, `x <- c(1, 2)`, `R_HOME/bin`)."
-    if _CODE_LINE.match(line): return True
+    "A prompt or preprocessor line, an API's signature (`class click.Path(exists=False, file_okay=True)`), a command with an option (`upsd -c reload`), or a short line mostly of code-like words (`-lRmath`, `x <- c(1, 2)`, `R_HOME/bin`)."
+    if _CODE_LINE.match(line) or _SIGNATURE.match(line): return True
     words = line.split()
     if line.rstrip().endswith(".") or not 0 < len(words) <= 8: return False
     if (m := _COMMAND.match(line)) and m.group(1) not in STOPWORDS: return True
@@ -422,6 +426,8 @@ _LIST_ITEM = re.compile(rf"^\s*(?:{_OPTION_NAME}(?:,\s*{_OPTION_NAME})*|\$\{{[^}
 _RUNS_ON = re.compile(r"(?:,|\band|\bor)\s*$")   # an item that goes on in the next: "Extract elements X[1,3] as a vector, and"
 _ENUMERATED = re.compile(r"\((?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})\)\s+[A-Z]")   # "(12) I deleted a lot of data...": a numbered sentence of its own (a FAQ's question)
 
+_BARE_FIELD = re.compile(r"^[\w.*]+ \([^()]*\) [–—]$")   # "mode (str) –": a parameter that an API's page lists with its type and no description, nothing to quote
+
 RUN_ON_WORDS = 3 * MAX_SENTENCE_WORDS   # lines without a full stop for longer than this are rows (a table's, a list's), not a sentence: each piece of them stands alone
 
 def _prose_units(text:str,
@@ -433,7 +439,7 @@ def _prose_units(text:str,
     for s in re.split(rf"{SENTENCE_BREAK.pattern}|\s+(?=•\s)", (text[m.end():] if m else text).strip()):
         pieces, rows = line_pieces(s), "\n" in s.strip() and len(s.split()) > RUN_ON_WORDS   # rows: lines that no sentence could run over, a table's or a list's
         out += [Unit(p, False, rows or k == len(pieces) - 1 and p.rstrip("\"')”").endswith((".", "!", "?")), rows or k == 0 and not (p[0].islower() or p[0] in ",;" or p[0] == "(" and not _ENUMERATED.match(p)))
-                for k, p in enumerate(pieces) if len(p.split()) >= 3]
+                for k, p in enumerate(pieces) if len(p.split()) >= 3 and not _BARE_FIELD.match(p)]
     if out and m: out[0] = out[0]._replace(text=f"{m.group(0).strip()} {out[0].text}", starts=True)
     if out and (m or _NUMBERED_ROW.match(text) or _LIST_ITEM.match(text)) and closed and not _RUNS_ON.search(text): out[-1] = out[-1]._replace(ends=True)
     return out
