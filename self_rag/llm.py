@@ -6,13 +6,13 @@
 __all__ = ['OFFLINE_MODEL', 'OPENROUTER_MODEL', 'BACKOFF_CAP', 'STATS_FORMAT', 'SILENCE', 'RUN_ON_WORDS', 'LONG_LISTING',
            'VECTOR_CACHE_SIZE', 'CODE_WEIGHT', 'QUOTED_EXAMPLE_WORDS', 'RELEVANCE_THRESHOLD', 'EXTRACTIVE_NOTE',
            'NO_ANSWER', 'ANSWER_UNITS', 'TAIL_SHARE', 'OTHER_DOCUMENTS', 'TERM_LINES', 'NEIGHBOUR_WEIGHT',
-           'RetrievalDecision', 'RelevanceGrade', 'SupportGrade', 'UsefulnessGrade', 'parse_json', 'chat_model',
-           'is_transient', 'backoff_delays', 'retry_after', 'arithmetic', 'acknowledges', 'chat_reply',
+           'RANK_WEIGHT', 'RetrievalDecision', 'RelevanceGrade', 'SupportGrade', 'UsefulnessGrade', 'parse_json',
+           'chat_model', 'is_transient', 'backoff_delays', 'retry_after', 'arithmetic', 'acknowledges', 'chat_reply',
            'offline_decision', 'stable_key', 'TermStats', 'forget_stats', 'collection_stats', 'code_tokens', 'Unit',
            'is_code_line', 'is_table_row', 'table_units', 'listing_parts', 'option_entries', 'units',
            'dense_similarities', 'term_evidence', 'evidence_score', 'relevance_evidence', 'file_format', 'own_names',
            'is_common', 'question_names', 'question_phrases', 'absent_names', 'asked_thing', 'names_thing', 'refusal',
-           'offline_relevance', 'unit_scores', 'with_neighbours', 'offline_generate', 'answer_claims',
+           'offline_relevance', 'unit_scores', 'with_neighbours', 'by_rank', 'offline_generate', 'answer_claims',
            'offline_support', 'offline_usefulness', 'offline_rewrite', 'prompt_fields', 'offline_reply', 'LLM']
 
 # %% ../nbs/14_llm.ipynb #5ad7c81d
@@ -980,6 +980,16 @@ def with_neighbours(scores:list[float], # each unit's own score
     near = lambda k: [scores[j] for j in (k - 1, k + 1) if 0 <= j < len(scores) and docs[j] == docs[k]]
     return [s + NEIGHBOUR_WEIGHT * max(near(k), default=0.0) for k, s in enumerate(scores)]
 
+# %% ../nbs/14_llm.ipynb #50c62fdd
+RANK_WEIGHT = 0.15
+
+def by_rank(scores:list[float], # each unit's score
+            docs:list[int], # each unit's document, in the order the context gives them
+           ) -> list[float]:
+    "Each score raised by `RANK_WEIGHT` over the place of its document in the context (first: 1 + w, second: 1 + w/2, ...)."
+    place = {d: k for k, d in enumerate(dict.fromkeys(docs))}
+    return [s * (1 + RANK_WEIGHT / (1 + place[d])) for s, d in zip(scores, docs)]
+
 # %% ../nbs/14_llm.ipynb #d996f8ad
 def offline_generate(question:str, # the question
                      docs:list[dict], # the context documents: {"index": N, "content": text, ...}
@@ -993,7 +1003,8 @@ def offline_generate(question:str, # the question
     cands = [(doc, us, i) for doc, us in _passages(docs) for i in range(len(us))]
     if not cands: return NO_ANSWER
     texts = [f"{us[i - 1].text} {us[i].text}" if _refers_back(us, i) else us[i].text for _, us, i in cands]
-    scores = with_neighbours(unit_scores(question, texts, stats, embedder), [doc for doc, _, _ in cands])
+    of = [doc for doc, _, _ in cands]   # each unit's document
+    scores = by_rank(with_neighbours(unit_scores(question, texts, stats, embedder), of), of)
     order = sorted(range(len(cands)), key=lambda k: -scores[k])
     lines, used, said, quoted = [EXTRACTIVE_NOTE], set(), set(), set()   # units quoted, their texts (a line is never quoted twice), their documents
     def quote(k) -> bool:
