@@ -519,7 +519,7 @@ def option_entries(lines:list[str], # a part of a code block
                   ) -> list[list[str]]:
     "A command's help (`editcap --help`) in its options' entries: an option's line, its description beside it (after two spaces) or under it, with the lines indented deeper under it, and a heading (`Duplicate packet removal:`) going with the entry right after it; a part with fewer than `least` such options, or a diff, whole. Options are indented alike, but for one that lost its indentation where a passage starts."
     def described(i:int) -> bool: return bool(re.search(r"\S {2,}\S", lines[i])) or i + 1 < len(lines) and _indent(lines[i + 1]) > _indent(lines[i])
-    options = [i for i, l in enumerate(lines) if _HELP_OPTION.match(l) and described(i)]
+    options = {i for i, l in enumerate(lines) if _HELP_OPTION.match(l) and described(i)}
     if len(options) < least or any(map(_DIFF_LINE.match, lines)): return [lines]
     usual, entries, entry, heading, at = Counter(_indent(lines[i]) for i in options).most_common(1)[0][0], [], [], [], 0   # at: the open entry's option's indentation
     for i, line in enumerate(lines):
