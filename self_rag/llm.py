@@ -28,7 +28,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from .config import Settings
 from .results import LLMCall
 from .store import catalog
-from .text import ADORNMENT, CODE_FENCE, MAX_SENTENCE_WORDS, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, line_pieces, one_line, plain_words, repeats, sentences, stem, word_runs
+from .text import ADORNMENT, CODE_FENCE, MAX_SENTENCE_WORDS, PART_HEADING, SENTENCE_BREAK, STOPWORDS, content_terms, coverage, fence_blocks, indentation, line_pieces, one_line, plain_words, repeats, sentences, stem, word_runs
 
 # %% ../nbs/14_llm.ipynb #c95d37c3
 def _upper(v): return v.strip().upper() if isinstance(v, str) else v
@@ -368,13 +368,14 @@ def collection_stats(store, # a `self_rag.store.Store`
         return known[collection][1]
 
 # %% ../nbs/14_llm.ipynb #b9e806b1
-_CODE = re.compile(r"""(?x)
+_CAMEL = r"[a-z]+[A-Z]\w*"   # camel case: commandArgs, iPhone
+_CODE = re.compile(rf"""(?x)
    (?<![\w.])[A-Za-z_]\w*(?:(?:\.|::?|\$)\w+)+(?:\(\))?     # dotted or namespaced names: read.table(), R.app, stats::lm
  | (?<![\w.])[A-Za-z_][\w.]*\(\)                            # calls: eigen()
  | (?<![\w.])[A-Za-z]*_\w+                                  # snake case and variables: R_LIBS_USER, write_PACKAGES
  | (?<!\w)--?[A-Za-z][\w-]*(?:=\S+)?                        # options: --enable-lto, -lRmath, --with-x=no
- | (?<![\w])[a-z]+[A-Z]\w*                                  # camel case: commandArgs
- | [:%<>|&$#@=~^*+-]{2,}[\w%>#{]*                           # operators: ::, :::, %>%, |>, <<-
+ | (?<![\w]){_CAMEL}                                       # camel case: commandArgs
+ | [:%<>|&$#@=~^*+-]{{2,}}[\w%>#{{]*                         # operators: ::, :::, %>%, |>, <<-
 """)
 _INITIALS = re.compile(r"[a-z](?:[.][a-z])+")   # an abbreviation of initials, no name and no code: e.g., i.e., 3 a.m.
 
@@ -512,23 +513,21 @@ def listing_parts(lines:list[str], # a code block's lines, fences aside
 _HELP_OPTION = re.compile(r"^( *)--?[A-Za-z0-9?]")   # "  -d", "  --novlan": an option's line in a command's help
 _DIFF_LINE = re.compile(r"^(?:@@ |\+\+\+ |--- )")   # a diff's hunk or file line: its "-" lines are removed code, no options
 
-def _indent(line:str) -> int: return len(line) - len(line.lstrip(" "))
-
 def option_entries(lines:list[str], # a part of a code block
                    least:int=3, # the fewest options that make it a command's help
                   ) -> list[list[str]]:
     "A command's help (`editcap --help`) in its options' entries: an option's line, its description beside it (after two spaces) or under it, with the lines indented deeper under it, and a heading (`Duplicate packet removal:`) going with the entry right after it; a part with fewer than `least` such options, or a diff, whole. Options are indented alike, but for one that lost its indentation where a passage starts."
-    def described(i:int) -> bool: return bool(re.search(r"\S {2,}\S", lines[i])) or i + 1 < len(lines) and _indent(lines[i + 1]) > _indent(lines[i])
+    def described(i:int) -> bool: return bool(re.search(r"\S {2,}\S", lines[i])) or i + 1 < len(lines) and indentation(lines[i + 1]) > indentation(lines[i])
     options = {i for i, l in enumerate(lines) if _HELP_OPTION.match(l) and described(i)}
     if len(options) < least or any(map(_DIFF_LINE.match, lines)): return [lines]
-    usual, entries, entry, heading, at = Counter(_indent(lines[i]) for i in options).most_common(1)[0][0], [], [], [], 0   # at: the open entry's option's indentation
+    usual, entries, entry, heading, at = Counter(indentation(lines[i]) for i in options).most_common(1)[0][0], [], [], [], 0   # at: the open entry's option's indentation
     for i, line in enumerate(lines):
-        if i in options and _indent(line) <= usual: entries.append(entry := heading + [line]); heading, at = [], _indent(line)
-        elif entry and line.strip() and _indent(line) > at: entry.append(line)
+        if i in options and indentation(line) <= usual: entries.append(entry := heading + [line]); heading, at = [], indentation(line)
+        elif entry and line.strip() and indentation(line) > at: entry.append(line)
         elif line.strip(): entry = []; heading.append(line)
         else: entries += [heading] if heading else []; entry, heading = [], []   # a blank line ends a heading's paragraph (`Usage: ...`)
     if heading: entries.append(heading)
-    return [[l[min(map(_indent, e)):] for l in e] for e in entries]
+    return [[l[min(map(indentation, e)):] for l in e] for e in entries]
 
 def _block_units(block:list[str], closed:bool) -> list[str]:
     "A Markdown code block as an answer quotes it: its fences trimmed, the code's indentation kept; one longer than `LONG_LISTING` lines in its `listing_parts`, and a command's help, long or short, in its `option_entries`, each fenced as the block is."
@@ -686,7 +685,7 @@ def own_names(text:str) -> set[str]:
 
 # %% ../nbs/14_llm.ipynb #ca369b6f
 def _capitalised(w:str) -> bool: return w[:1].isupper() and not w.isupper()   # a name's capital, not an acronym's
-def _camel_cased(w:str) -> bool: return bool(re.fullmatch(r"[a-z]+[A-Z]\w*", w))   # a product's name (iPhone, macOS, pfSense), at a sentence's start too
+def _camel_cased(w:str) -> bool: return bool(re.fullmatch(_CAMEL, w))   # a product's name (iPhone, macOS, pfSense), at a sentence's start too
 def _title_cased(words:list[str]) -> bool:
     "A heading-like sentence, which names nothing: half its words capitalised or more, the others function words (`How to Draw a Rough Plot`), not a name of three words in a short question (`How do I install Oh My Zsh`)."
     return 2 * sum(map(_capitalised, words)) >= len(words) and all(_capitalised(w) or w.isupper() or w.lower() in STOPWORDS for w in words)

@@ -24,7 +24,7 @@ from pypdf import PasswordType, PdfReader
 
 from .config import Settings
 from .results import OCR_INSTALL
-from .text import ADORNMENT, code_blocks, in_code
+from .text import ADORNMENT, code_blocks, in_code, indentation
 
 # %% auto #0
 __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WINDOW', 'HEADING_WORDS', 'NAV_WORDS',
@@ -1017,11 +1017,9 @@ def org_markdown(text:str) -> tuple[str | None, str]:
     return title, "\n".join(out + (_org_block(*block) if block else []))   # a block left open at the end is kept, not lost
 
 # %% ../nbs/04_loaders.ipynb #821771bc
-def _indent(line:str) -> int: return len(line) - len(line.lstrip(" "))
-
 def _text_indent(para:list[str]) -> int:
     "The column a paragraph's text sits at: its last line's, or for one line its own less a first line's indent of three."
-    i = _indent(para[-1])
+    i = indentation(para[-1])
     return i - 3 if len(para) == 1 and i % 5 == 3 else i
 
 _INFO_SENTENCE = re.compile(r"^[A-Z][\w ,‘’'()-]*[.:]$")   # "Example:", "The following escape sequences are recognized:"
@@ -1038,10 +1036,10 @@ def _reads_as_prose(para:list[str]) -> bool:
 
 def _runs(para:list[str]) -> list[list[str]]:
     "A paragraph cut where a line five columns deeper follows a sentence's end, and again where the text goes on at its own depth: an example set right under its sentence, without blank lines."
-    if max(map(_indent, para)) < min(map(_indent, para)) + 5: return [para]   # most paragraphs: no line that deep
-    start = next((i for i in range(1, len(para)) if _indent(para[i]) >= _indent(para[i - 1]) + 5 and para[i - 1].rstrip().endswith((".", ":"))), None)
+    if max(map(indentation, para)) < min(map(indentation, para)) + 5: return [para]   # most paragraphs: no line that deep
+    start = next((i for i in range(1, len(para)) if indentation(para[i]) >= indentation(para[i - 1]) + 5 and para[i - 1].rstrip().endswith((".", ":"))), None)
     if start is None: return [para]
-    end = next((i for i in range(start, len(para)) if _indent(para[i]) <= _indent(para[start - 1])), len(para))
+    end = next((i for i in range(start, len(para)) if indentation(para[i]) <= indentation(para[start - 1])), len(para))
     return [r for r in (para[:start], para[start:end], para[end:]) if r]
 
 def info_examples(lines:list[str], # a node's lines, as `makeinfo` laid them out
@@ -1053,7 +1051,7 @@ def info_examples(lines:list[str], # a node's lines, as `makeinfo` laid them out
         if not example: return
         out.extend(["```", *(l[example_at:] if l else l for l in example), "```", ""]); example.clear()
     for p in paras:
-        deep = min(map(_indent, p))
+        deep = min(map(indentation, p))
         goes_on = example and len(p) == 1 and deep >= example_at   # a line of the example's own text: "Mandatory arguments to long options are mandatory."
         if deep >= text_at + 5 and (goes_on or not _reads_as_prose(p)):
             example_at = min(example_at, deep) if example else deep

@@ -6,8 +6,8 @@
 __all__ = ['STOPWORDS', 'REPEATED_SHARE', 'SENTENCE_BREAK', 'CODE_FENCE', 'ADORNMENT', 'RULE_TILDES', 'MAX_SENTENCE_WORDS',
            'MIN_SENTENCE_WORDS', 'CITATION', 'PART_HEADING', 'american', 'other_spellings', 'stem', 'content_terms',
            'coverage', 'plain_words', 'word_runs', 'repeats', 'fence_blocks', 'in_code', 'open_fence', 'code_blocks',
-           'word_pieces', 'line_pieces', 'sentences', 'one_line', 'shorten', 'page_list', 'page_runs', 'check_question',
-           'Split', 'split_question', 'part_heading']
+           'word_pieces', 'line_pieces', 'sentences', 'one_line', 'indentation', 'shorten', 'page_list', 'page_runs',
+           'check_question', 'Split', 'split_question', 'part_heading']
 
 # %% ../nbs/01_text.ipynb #c0dd333f
 import functools, itertools, re
@@ -212,6 +212,11 @@ def sentences(text:str, # any text
 def one_line(text) -> str:
     "`text` (anything printable) with every run of whitespace, line breaks included, as one space."
     return " ".join(str(text).split())
+
+# %% ../nbs/01_text.ipynb #df620484
+def indentation(line:str) -> int:
+    "How many spaces `line` starts with (a tab is no space: text that uses tabs keeps them)."
+    return len(line) - len(line.lstrip(" "))
 
 # %% ../nbs/01_text.ipynb #65ca5261
 def shorten(text:str, # any text
