@@ -36,13 +36,14 @@ __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WIND
            'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
            'contents_entries', 'contents_starts', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections',
-           'rendered_markdown', 'rst_sections', 'changelog_sections', 'release_sections', 'numbered_sections',
-           'adoc_markdown', 'adoc_sections', 'looks_like_adoc', 'latex_sections', 'org_markdown', 'info_examples',
-           'info_sections', 'info_parts', 'asks_in_bold', 'html_sections', 'drawn_tables', 'load_text', 'load_markdown',
-           'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format', 'register_format',
-           'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version',
-           'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon', 'page_assets', 'holds_text',
-           'renditions', 'redirect_pages', 'split_info_parts', 'find_documents']
+           'rendered_markdown', 'rst_sections', 'rst_literal_blocks', 'changelog_sections', 'release_sections',
+           'numbered_sections', 'adoc_markdown', 'adoc_sections', 'looks_like_adoc', 'latex_sections', 'org_markdown',
+           'looks_like_vim_help', 'vim_help_markdown', 'info_examples', 'info_sections', 'info_parts', 'asks_in_bold',
+           'html_sections', 'drawn_tables', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org',
+           'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page',
+           'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
+           'load_document', 'is_icon', 'page_assets', 'holds_text', 'renditions', 'redirect_pages', 'split_info_parts',
+           'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -722,13 +723,43 @@ def _rst_heading(lines:list[str], i:int) -> tuple[tuple[str, bool], str, int] | 
 def rst_sections(text:str) -> list[tuple[str | None, str]]:
     "Cut reStructuredText at its first two levels of headings, levels told by the order their styles first appear: [(title path, text)]."
     lines, styles, heads, i = text.split("\n"), [], [], 0
+    code = in_code(lines)   # a Markdown code block's lines (`rst_literal_blocks`) head nothing
     while i < len(lines):
-        if not (h := _rst_heading(lines, i)): i += 1; continue
+        if code[i] or not (h := _rst_heading(lines, i)): i += 1; continue
         style, title, n = h
         if style not in styles: styles.append(style)
         if (level := styles.index(style) + 1) <= 2: heads.append((i, level, title))
         i += n
     return _cut(lines, heads)
+
+# %% ../nbs/04_loaders.ipynb #d6c1ca3a
+_RST_CODE = re.compile(r"^\s*\.\.\s+(?:code-block|code|sourcecode)::[ \t]*(?P<lang>[\w+.-]*)[ \t]*$")   # .. code-block:: bash
+_RST_FIELD = re.compile(r"^\s+:[\w-]+:")   # a directive's option: :linenos:, :caption: Example
+_RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+\S+::")   # .. note::, .. image:: logo.png
+
+def _rst_lead(line:str) -> str:
+    "A paragraph's last line that opens a literal block, as it reads rendered: `like this::` as `like this:`, `like this ::` and `::` alone as nothing more."
+    return line.rstrip()[:-1] if re.search(r"\S::$", line.rstrip()) else re.sub(r"\s*::$", "", line.rstrip())
+
+def rst_literal_blocks(text:str) -> str:
+    "reStructuredText with each literal block (the lines indented under a paragraph that ends in `::`) and each `code-block` directive's content as a Markdown code block, dedented, in the directive's language; the `::` as the rendered page shows it."
+    lines, out, i = text.split("\n"), [], 0
+    while i < len(lines):
+        line, i = lines[i], i + 1
+        code = _RST_CODE.match(line)
+        if not code and (not line.rstrip().endswith("::") or _RST_DIRECTIVE.match(line)): out.append(line); continue
+        j = i
+        while code and j < len(lines) and _RST_FIELD.match(lines[j]): j += 1
+        k = j
+        while k < len(lines) and (not lines[k].strip() or indentation(lines[k]) > indentation(line)): k += 1
+        body = [l for l in lines[j:k]]
+        while body and not body[-1].strip(): body.pop()
+        while body and not body[0].strip(): body.pop(0)
+        if not body: out.append(line); continue   # nothing indented under it: no block
+        cut = min(indentation(l) for l in body if l.strip())
+        out += ([] if code or not _rst_lead(line).strip() else [_rst_lead(line)]) + [f"```{code.group('lang') if code else ''}", *(l[cut:] for l in body), "```", ""]
+        i = k
+    return "\n".join(out)
 
 # %% ../nbs/04_loaders.ipynb #c2802833
 _CHANGELOG_ENTRY = re.compile(r"^([a-z0-9][a-z0-9+.-]+) \(([^()\s]+)\) [^;\n]+;.*$")   # sed (4.9-1) unstable; urgency=medium
@@ -1015,6 +1046,63 @@ def org_markdown(text:str) -> tuple[str | None, str]:
         else: out.append(_org_inline(line))
     out += ["```", *fixed, "```"] if fixed else []
     return title, "\n".join(out + (_org_block(*block) if block else []))   # a block left open at the end is kept, not lost
+
+# %% ../nbs/04_loaders.ipynb #291ed95c
+_VIM_HELP_HEAD = re.compile(r"^\*[\w.+-]+\.txt\*(?:\s+(?P<about>.*))?$")   # "*usr_12.txt*	For Vim version 9.0.  Last change: 2022 Nov 19", "*fugitive.txt*  A Git wrapper..."
+_VIM_MODELINE = re.compile(r"(?:^|[ \t])vim?:[^\n]*\b(?:ft|filetype)=help\b[^\n]*", re.M)   # " vim:tw=78:ts=8:noet:ft=help:norl:", after other text too
+_VIM_RULE = re.compile(r"^(?:={4,}|-{4,})$")   # a line drawn between sections
+_VIM_TAG = re.compile(r"(?<!\S)\*[^\s*|\"]+\*(?!\S)")   # *vimrc-intro*: a link's target
+_VIM_LINK = re.compile(r"(?<![\w|])\|([^\s|]+)\|(?![\w|])")   # |usr_toc.txt|, |'expandtab'|: a link
+_VIM_EXAMPLE = re.compile(r"(?:^|\s)>(?P<lang>[a-z]*)$")   # " >", " >lua" ending a line: the indented lines after it are an example
+_VIM_CONTENTS = re.compile(r"^\s*(?:\|[^\s|]+\|\s+[^|]*|[^|]*?\S\s{2,}\|[^\s|]+\|)$")   # "|12.1|  Replace a word", "1. Setting options   |set-option|": an entry of the contents at the top
+_VIM_NEXT = re.compile(r"^\s*[A-Z][\w ]*:\s+\|[^\s|]+\|[^|]*$")   # "Next chapter: |usr_13.txt|  Editing more than one file": a way on
+_VIM_HEADLINE = re.compile(r"^[A-Z][-A-Z0-9 .()_]*[A-Z]$")   # "COMMANDS", "GLOBAL OPTIONS": an all-caps title
+_HELP_WIDTH = 78  # the width Vim's help files are written to (their modeline's `tw=78`): a title is centred on it
+
+def looks_like_vim_help(text:str) -> bool:
+    "Whether a text file is Vim help: its first line tags the file (`*usr_05.txt*`) and a modeline sets the help file type (`ft=help`)."
+    return bool(_VIM_HELP_HEAD.match(text.lstrip("\ufeff\n").split("\n", 1)[0].rstrip()) and _VIM_MODELINE.search(text[-2000:]))
+
+def _centred(line:str) -> bool: return indentation(line) > 0 and abs(indentation(line) + len(line.strip()) / 2 - _HELP_WIDTH / 2) <= 6   # a title of its own, centred: "VIM USER MANUAL - by Bram Moolenaar"
+
+def _vim_words(line:str) -> str:
+    "A line as the help window shows it: without tags, the bars of links or the ` ~` after a column's header."
+    return re.sub(r"\s~$", "", _VIM_LINK.sub(r"\1", _VIM_TAG.sub("", line))).rstrip()
+
+def _vim_title(line:str) -> str: return " ".join(_vim_words(re.sub(r"^\s*\*([^\s*|]+)\*", r"\1", line)).split())   # its leading tag is its number: "*12.1*	Replace a word"
+
+def _vim_example(lines:list[str], i:int) -> tuple[list[str], int]:
+    "The example that starts at line `i`, dedented and without blank lines around it, and the line after it: the lines up to one that starts in the first column (`<` there ends it and is not shown)."
+    j = i
+    while j < len(lines) and (not lines[j] or lines[j][0] == " "): j += 1
+    body = [l for l in lines[i:j]]
+    while body and not body[-1].strip(): body.pop()
+    while body and not body[0].strip(): body.pop(0)
+    cut = min((indentation(l) for l in body if l.strip()), default=0)
+    return [l[cut:] for l in body], j
+
+def vim_help_markdown(text:str) -> tuple[str | None, str]:
+    "A Vim help file as Markdown: (the title its first line gives, unless only Vim's version; the text), each example a code block, each title after a rule and each all-caps title with a tag a `##` heading, a centred line alone before the first rule a `#` one (the last of those in a row); the contents at the top, the links on to the next chapter, tags, link bars, header marks and the modeline gone."
+    lines = [l.expandtabs(8).rstrip() for l in _VIM_MODELINE.sub("", text.lstrip("\ufeff\n")).split("\n")]
+    about = re.sub(r"\s*Last change:.*$", "", _VIM_HELP_HEAD.match(lines[0]).group("about") or "").strip()
+    out, ruled, i = [], False, 1
+    while i < len(lines):
+        line, i = lines[i], i + 1
+        if _VIM_RULE.match(line):
+            while i < len(lines) and not lines[i].strip(): i += 1
+            if i < len(lines) and _VIM_TAG.search(lines[i]): out += ["", f"## {_vim_title(lines[i])}", ""]; i += 1   # a section's title carries its tag; a chapter's last lines ("Next chapter: ...") do not
+            ruled = True
+        elif (m := _VIM_EXAMPLE.search(line)) and (example := _vim_example(lines, i))[0]:
+            body, i = example
+            if i < len(lines) and lines[i].startswith("<"): lines[i] = " " + lines[i][1:]
+            out += [_vim_words(line[:m.start()]), f"```{m.group('lang')}", *body, "```", ""]
+        elif _VIM_NEXT.match(line) or not ruled and _VIM_CONTENTS.match(line): continue   # navigation: the sections themselves follow
+        elif _VIM_TAG.search(line) and _VIM_HEADLINE.match(words := _vim_words(line).strip()): out += ["", f"## {words}", ""]
+        elif not ruled and _centred(line) and not lines[i - 2].strip() and not (lines[i:] or [""])[0].strip():
+            while out and (not out[-1] or out[-1].startswith("# ")): out.pop()   # the title under a byline ("VIM USER MANUAL - by Bram Moolenaar") takes its place
+            out += ["", f"# {' '.join(line.split())}", ""]
+        else: out.append(_vim_words(line))
+    return (None if not about or about.startswith("For Vim version") else about), re.sub(r"\n{3,}", "\n\n", "\n".join(out).strip("\n")) + "\n"
 
 # %% ../nbs/04_loaders.ipynb #821771bc
 def _text_indent(para:list[str]) -> int:
@@ -1378,11 +1466,15 @@ def _read_text(path:Path,
 
 # %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
-    "A plain-text or reStructuredText file as one Page, or one per section where it underlines or numbers its headings, the tables it draws as rows of cells (`drawn_tables`); a Debian changelog one per entry, a NEWS file one per release, AsciiDoc as `load_adoc` reads it."
-    text = _read_text(path, tables=True)
+    "A plain-text or reStructuredText file as one Page, or one per section where it underlines or numbers its headings, the tables it draws as rows of cells (`drawn_tables`); a Debian changelog one per entry, a NEWS file one per release, AsciiDoc as `load_adoc` reads it, Vim help as `vim_help_markdown` does; literal blocks as code blocks (`rst_literal_blocks`)."
+    raw = decode_text(path, path.read_bytes())
+    if looks_like_vim_help(raw):
+        title, markdown = vim_help_markdown(raw)
+        return _text_pages(path, markdown_sections(clean_text(markdown)), title)
+    text = clean_text(drawn_tables(raw))
     if sections := changelog_sections(text): return _text_pages(path, sections)
     if looks_like_adoc(text): return _text_pages(path, adoc_sections(text))
-    sections = rst_sections(text)
+    sections = rst_sections(text := rst_literal_blocks(text))
     if all(title is None for title, _ in sections): sections = release_sections(text) or numbered_sections(text) or sections   # no underlined heading: perhaps a NEWS file, or numbered headings
     return _text_pages(path, sections)
 
@@ -1495,8 +1587,8 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True, version=7))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed; 5: not inside letter-spaced words; 6, 7: running headers that name a section
 register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
-register_format((".txt", ".text"), Format("text", load_text, version=9))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252); 7: AsciiDoc read as AsciiDoc; 8: cut at numbered headings; 9: drawn tables as rows, captions no releases, sections numbered again in each chapter under it
-register_format((".rst", ".rest"), Format("text", load_text, version=8))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4-8: as .txt 5-9
+register_format((".txt", ".text"), Format("text", load_text, version=10))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252); 7: AsciiDoc read as AsciiDoc; 8: cut at numbered headings; 9: drawn tables as rows, captions no releases, sections numbered again in each chapter under it; 10: Vim help read as the help window shows it, literal blocks as code blocks
+register_format((".rst", ".rest"), Format("text", load_text, version=9))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4-9: as .txt 5-10
 register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=3))   # 2: as .rst 2; 3: read as rendered (`adoc_markdown`)
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
 register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
