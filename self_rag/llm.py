@@ -544,9 +544,16 @@ def _titles_next(prose:list[str], # the lines of the paragraph a blank line ends
     nxt = next((lines[k].strip() for k in range(start, len(lines)) if lines[k].strip()), "")
     return nxt[:1].isupper() and not (_BULLET.match(nxt) or _LIST_ITEM.match(nxt) or is_code_line(nxt))
 
+def _displayed(line:str, # a line of the passage
+               lead:str, # the last line with text before it
+               shown:bool, # whether that line was code: a run this line would go on
+              ) -> bool:
+    "A command or value shown on a line of its own (`Start it with:`, then `upsd` indented under it): indented, too short for a sentence (under three words), under a line that ends in a colon or in a run of code."
+    return line[:1].isspace() and 0 < len(line.split()) < 3 and (shown or lead.rstrip().endswith(":"))
+
 def units(text:str) -> list[Unit]:
-    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it. A Markdown code block is one unit, its lines as they are, with its fences; a long one, a unit per part (`_block_units`). An underlined heading is a unit of its own; its underline, like a rule, is no unit."
-    out, prose, code, table, depth, after = [], [], [], [], 0, ""   # depth: the brackets the run of code leaves open; after: the line before
+    "The passage's sentences (long ones cut in pieces, bullets and list items apart), with runs of code lines kept whole as units of their own and a table's rows each under its header: a blank line ends a sentence but not a run of code (a listing has them, and so has a passage where it crosses a page), and a line that goes on a call or list the run left open, or a shell command its last line continues (`|`, `\\`, `&&`), or a line of a Python session (what a `>>>` line prints, a `...` line) before a blank line, belongs to it. A Markdown code block is one unit, its lines as they are, with its fences; a long one, a unit per part (`_block_units`). An underlined heading is a unit of its own; its underline, like a rule, is no unit. A command shown on a line of its own under a lead-in (`_displayed`) is code, not a piece of prose too short to quote."
+    out, prose, code, table, depth, after, lead, shown = [], [], [], [], 0, "", "", False   # depth: the brackets the run of code leaves open; after: the line before; lead: the last with text, shown: it was code
     def flush_prose(closed:bool, whole:bool=False):   # closed: by the next item, or, for an item of one line, by a blank line or the passage's end (not a page break mid-sentence); whole: a heading, or what comes before one
         out.extend(_prose_units("\n".join(prose), closed)); prose.clear()
         if whole and out: out[-1] = out[-1]._replace(ends=True)
@@ -572,7 +579,7 @@ def units(text:str) -> list[Unit]:
             flush_prose(closed=False)
             if code: flush_lines()
             table.append(line)
-        elif goes_on or is_code_line(line):
+        elif goes_on or is_code_line(line) or _displayed(line, lead, shown):
             flush_prose(closed=False)
             if table: flush_lines()
             code.append(line.strip()); depth += _bracket_depth(line)
@@ -581,7 +588,7 @@ def units(text:str) -> list[Unit]:
             if prose and _opens_item(line, prose): flush_prose(closed=True)
             prose.append(line)
         else: flush_prose(closed=len(prose) == 1 and not _titles_next(prose, lines, i + 1))
-        after = line
+        after, (lead, shown) = line, ((line, bool(code)) if line.strip() else (lead, shown))
     flush_prose(closed=len(prose) == 1); flush_lines()
     return out
 
@@ -706,11 +713,11 @@ def _stems(words:frozenset[str]) -> frozenset[str]: return frozenset(stem(w) for
 def is_common(word:str, # a lower-case word
               words:frozenset[str], # the common words (`DenseEmbedder.words`)
              ) -> bool:
-    "A common word, or a form of one: another ending (`colliding`, `queries`) or a negating or repeating prefix (`unattended`, `rebuilds`); or, five letters or more, one with two neighbouring letters swapped (`chnage`)."
+    "A common word, or a form of one: another ending (`colliding`, `queries`) or a negating or repeating prefix (`unattended`, `rebuilds`, `undid`); or, five letters or more, one with two neighbouring letters swapped (`chnage`)."
     if word in words: return True
     if not word.isalpha(): return False
     if len(word) >= 5 and any(word[:i] + word[i + 1] + word[i] + word[i + 2:] in words for i in range(len(word) - 1)): return True   # a typing slip
-    base = re.sub(r"^(?:un|non|re|pre|dis|mis)(?=[a-z]{4})", "", word)
+    base = re.sub(r"^(?:un|non|re|pre|dis|mis)(?=[a-z]{3})", "", word)
     return stem(word) in _stems(words) or (base != word and (base in words or stem(base) in _stems(words)))
 
 # %% ../nbs/14_llm.ipynb #4691e24f
@@ -879,11 +886,13 @@ def _given(u:Unit, before:set) -> bool:
     "A sentence every word of which an earlier document gave (`before`: the runs of its whole text), whatever units that document cut them into."
     return u.starts and u.ends and not u.code and repeats(_sentence_runs(u.text), before, share=1)
 
+def _one_command(u:Unit) -> bool: return u.code and len([l for l in u.text.split("\n") if not re.match(r"\s*(?:```|~~~)", l)]) == 1   # a command on one line, fenced or not
+
 def _passages(docs:list[dict]) -> list[tuple[int, list[Unit]]]:
-    "Each document's index and units, without units an earlier document already gave (parents overlap, renditions repeat); a one-line command stays, as part of its sentence (the answer quotes it once)."
+    "Each document's index and units, without units an earlier document already gave (parents overlap, renditions repeat); a one-line command stays, fenced or not, as part of its sentence (the answer quotes it once)."
     seen, before, out = set(), set(), []
     for d in docs:
-        us = [u for u in units(d["content"]) if u.code and "\n" not in u.text or not _given(u, before) and _unsaid(u, seen)]
+        us = [u for u in units(d["content"]) if _one_command(u) or not _given(u, before) and _unsaid(u, seen)]
         before.update(word_runs(d["content"]))
         out.append((d["index"], us))
     return out
