@@ -36,14 +36,14 @@ __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WIND
            'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
            'contents_entries', 'contents_starts', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections',
-           'rendered_markdown', 'rst_sections', 'rst_literal_blocks', 'changelog_sections', 'release_sections',
-           'numbered_sections', 'adoc_markdown', 'adoc_sections', 'looks_like_adoc', 'latex_sections', 'org_markdown',
-           'looks_like_vim_help', 'vim_help_markdown', 'info_examples', 'info_sections', 'info_parts', 'asks_in_bold',
-           'html_sections', 'drawn_tables', 'load_text', 'load_markdown', 'load_adoc', 'load_latex', 'load_org',
-           'load_info', 'load_html', 'Format', 'register_format', 'code_language', 'looks_like_text', 'is_man_page',
-           'sniff_format', 'format_of', 'reader_version', 'path_problem', 'unpacked', 'document_pieces',
-           'load_document', 'is_icon', 'page_assets', 'holds_text', 'renditions', 'redirect_pages', 'split_info_parts',
-           'find_documents']
+           'rendered_markdown', 'rst_sections', 'dedented', 'rst_literal_blocks', 'changelog_sections',
+           'release_sections', 'numbered_sections', 'adoc_markdown', 'adoc_sections', 'looks_like_adoc',
+           'latex_sections', 'org_markdown', 'looks_like_vim_help', 'vim_help_markdown', 'info_examples',
+           'info_sections', 'info_parts', 'asks_in_bold', 'html_sections', 'drawn_tables', 'load_text', 'load_markdown',
+           'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format', 'register_format',
+           'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version',
+           'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon', 'page_assets', 'holds_text',
+           'renditions', 'redirect_pages', 'split_info_parts', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -628,12 +628,12 @@ def decode_text(path:Path, # the file, named in errors
 def _cut(lines:list[str], # a text file's lines
          heads:list[tuple[int, int, str]], # its headings: (line where it starts, level from 1, title), in order
         ) -> list[tuple[str | None, str]]:
-    "Cut `lines` where each heading starts: [(title path, text)], short pieces glued to a neighbour."
-    parts, path, start = [], (), 0
+    "Cut `lines` where each heading starts: [(title path, text)], short pieces glued to a neighbour; a path holds the titles of the headings above it, of a higher level (two `##` in a row with no `#` are siblings)."
+    parts, path, start = [], [], 0   # path: (level, title) of the headings the next line is under
     for at, level, title in heads:
-        parts.append((" > ".join(path) or None, "\n".join(lines[start:at]) + "\n")); start = at   # a piece too short to stand alone joins the next on a line of its own
-        path = path[:level - 1] + (title,)
-    parts.append((" > ".join(path) or None, "\n".join(lines[start:])))
+        parts.append((" > ".join(t for _, t in path) or None, "\n".join(lines[start:at]) + "\n")); start = at   # a piece too short to stand alone joins the next on a line of its own
+        path = [h for h in path if h[0] < level] + [(level, title)]
+    parts.append((" > ".join(t for _, t in path) or None, "\n".join(lines[start:])))
     return _merge_short(parts)
 
 # %% ../nbs/04_loaders.ipynb #09f4e359
@@ -737,6 +737,13 @@ _RST_CODE = re.compile(r"^\s*\.\.\s+(?:code-block|code|sourcecode)::[ \t]*(?P<la
 _RST_FIELD = re.compile(r"^\s+:[\w-]+:")   # a directive's option: :linenos:, :caption: Example
 _RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+\S+::")   # .. note::, .. image:: logo.png
 
+def dedented(lines:list[str]) -> list[str]:
+    "An indented block's lines without the blank lines around them, less the indentation they share."
+    body = list(itertools.dropwhile(lambda l: not l.strip(), lines))
+    while body and not body[-1].strip(): body.pop()
+    cut = min((indentation(l) for l in body if l.strip()), default=0)
+    return [l[cut:] for l in body]
+
 def _rst_lead(line:str) -> str:
     "A paragraph's last line that opens a literal block, as it reads rendered: `like this::` as `like this:`, `like this ::` and `::` alone as nothing more."
     return line.rstrip()[:-1] if re.search(r"\S::$", line.rstrip()) else re.sub(r"\s*::$", "", line.rstrip())
@@ -752,12 +759,8 @@ def rst_literal_blocks(text:str) -> str:
         while code and j < len(lines) and _RST_FIELD.match(lines[j]): j += 1
         k = j
         while k < len(lines) and (not lines[k].strip() or indentation(lines[k]) > indentation(line)): k += 1
-        body = [l for l in lines[j:k]]
-        while body and not body[-1].strip(): body.pop()
-        while body and not body[0].strip(): body.pop(0)
-        if not body: out.append(line); continue   # nothing indented under it: no block
-        cut = min(indentation(l) for l in body if l.strip())
-        out += ([] if code or not _rst_lead(line).strip() else [_rst_lead(line)]) + [f"```{code.group('lang') if code else ''}", *(l[cut:] for l in body), "```", ""]
+        if not (body := dedented(lines[j:k])): out.append(line); continue   # nothing indented under it: no block
+        out += ([] if code or not _rst_lead(line).strip() else [_rst_lead(line)]) + [f"```{code.group('lang') if code else ''}", *body, "```", ""]
         i = k
     return "\n".join(out)
 
@@ -1054,14 +1057,17 @@ _VIM_RULE = re.compile(r"^(?:={4,}|-{4,})$")   # a line drawn between sections
 _VIM_TAG = re.compile(r"(?<!\S)\*[^\s*|\"]+\*(?!\S)")   # *vimrc-intro*: a link's target
 _VIM_LINK = re.compile(r"(?<![\w|])\|([^\s|]+)\|(?![\w|])")   # |usr_toc.txt|, |'expandtab'|: a link
 _VIM_EXAMPLE = re.compile(r"(?:^|\s)>(?P<lang>[a-z]*)$")   # " >", " >lua" ending a line: the indented lines after it are an example
-_VIM_CONTENTS = re.compile(r"^\s*(?:\|[^\s|]+\|\s+[^|]*|[^|]*?\S\s{2,}\|[^\s|]+\|)$")   # "|12.1|  Replace a word", "1. Setting options   |set-option|": an entry of the contents at the top
-_VIM_NEXT = re.compile(r"^\s*[A-Z][\w ]*:\s+\|[^\s|]+\|[^|]*$")   # "Next chapter: |usr_13.txt|  Editing more than one file": a way on
+_VIM_CONTENTS = re.compile(r"^\s*\|[^\s|]+\|\s+[^|]*$")   # "|12.1|  Replace a word": an entry of the contents at the top
+_VIM_ENTRY = re.compile(r"^[^|]*?\S(?:\s{2,}|\.{2,})\|[^\s|]+\|$")   # "1. Setting options   |set-option|", "1. Introduction.....|ale-introduction|": an entry of contents
+_VIM_NEXT = re.compile(r"^\s*[A-Z][\w ]*:\s+\|[^\s|]+\.txt\|[^|]*$")   # "Next chapter: |usr_13.txt|  Editing more than one file": a way on to another file (not "Type: |Number|")
 _VIM_HEADLINE = re.compile(r"^[A-Z][-A-Z0-9 .()_]*[A-Z]$")   # "COMMANDS", "GLOBAL OPTIONS": an all-caps title
 _HELP_WIDTH = 78  # the width Vim's help files are written to (their modeline's `tw=78`): a title is centred on it
 
 def looks_like_vim_help(text:str) -> bool:
-    "Whether a text file is Vim help: its first line tags the file (`*usr_05.txt*`) and a modeline sets the help file type (`ft=help`)."
-    return bool(_VIM_HELP_HEAD.match(text.lstrip("\ufeff\n").split("\n", 1)[0].rstrip()) and _VIM_MODELINE.search(text[-2000:]))
+    "Whether a text file is Vim help: a modeline at its end sets the help file type (`ft=help`)."
+    return bool(_VIM_MODELINE.search(text[-2000:]))
+
+def _tabstop(text:str) -> int: return int(m.group(1)) if (m := re.search(r"\b(?:ts|tabstop)=(\d+)", _VIM_MODELINE.search(text[-2000:]).group(0))) else 8   # the modeline's `ts=8`
 
 def _centred(line:str) -> bool: return indentation(line) > 0 and abs(indentation(line) + len(line.strip()) / 2 - _HELP_WIDTH / 2) <= 6   # a title of its own, centred: "VIM USER MANUAL - by Bram Moolenaar"
 
@@ -1072,20 +1078,17 @@ def _vim_words(line:str) -> str:
 def _vim_title(line:str) -> str: return " ".join(_vim_words(re.sub(r"^\s*\*([^\s*|]+)\*", r"\1", line)).split())   # its leading tag is its number: "*12.1*	Replace a word"
 
 def _vim_example(lines:list[str], i:int) -> tuple[list[str], int]:
-    "The example that starts at line `i`, dedented and without blank lines around it, and the line after it: the lines up to one that starts in the first column (`<` there ends it and is not shown)."
+    "The example that starts at line `i` (`dedented`) and the line after it: the lines up to one that starts in the first column (`<` there ends it and is not shown)."
     j = i
     while j < len(lines) and (not lines[j] or lines[j][0] == " "): j += 1
-    body = [l for l in lines[i:j]]
-    while body and not body[-1].strip(): body.pop()
-    while body and not body[0].strip(): body.pop(0)
-    cut = min((indentation(l) for l in body if l.strip()), default=0)
-    return [l[cut:] for l in body], j
+    return dedented(lines[i:j]), j
 
 def vim_help_markdown(text:str) -> tuple[str | None, str]:
     "A Vim help file as Markdown: (the title its first line gives, unless only Vim's version; the text), each example a code block, each title after a rule and each all-caps title with a tag a `##` heading, a centred line alone before the first rule a `#` one (the last of those in a row); the contents at the top, the links on to the next chapter, tags, link bars, header marks and the modeline gone."
-    lines = [l.expandtabs(8).rstrip() for l in _VIM_MODELINE.sub("", text.lstrip("\ufeff\n")).split("\n")]
-    about = re.sub(r"\s*Last change:.*$", "", _VIM_HELP_HEAD.match(lines[0]).group("about") or "").strip()
-    out, ruled, i = [], False, 1
+    lines = [l.expandtabs(_tabstop(text)).rstrip() for l in _VIM_MODELINE.sub("", text.lstrip("\ufeff\n")).split("\n")]
+    head = _VIM_HELP_HEAD.match(lines[0])   # the file's tag, unless it is a part another file's tag covers
+    about = re.sub(r"\s*Last change:.*$", "", head and head.group("about") or "").strip()
+    out, ruled, i = [], False, int(bool(head))
     while i < len(lines):
         line, i = lines[i], i + 1
         if _VIM_RULE.match(line):
@@ -1096,7 +1099,7 @@ def vim_help_markdown(text:str) -> tuple[str | None, str]:
             body, i = example
             if i < len(lines) and lines[i].startswith("<"): lines[i] = " " + lines[i][1:]
             out += [_vim_words(line[:m.start()]), f"```{m.group('lang')}", *body, "```", ""]
-        elif _VIM_NEXT.match(line) or not ruled and _VIM_CONTENTS.match(line): continue   # navigation: the sections themselves follow
+        elif _VIM_NEXT.match(line) or _VIM_ENTRY.match(line) or not ruled and _VIM_CONTENTS.match(line): continue   # navigation: the sections themselves follow
         elif _VIM_TAG.search(line) and _VIM_HEADLINE.match(words := _vim_words(line).strip()): out += ["", f"## {words}", ""]
         elif not ruled and _centred(line) and not lines[i - 2].strip() and not (lines[i:] or [""])[0].strip():
             while out and (not out[-1] or out[-1].startswith("# ")): out.pop()   # the title under a byline ("VIM USER MANUAL - by Bram Moolenaar") takes its place
@@ -1586,12 +1589,12 @@ CODE_FORMAT = Format("code", "self_rag.formats:load_code", True)
 
 # %% ../nbs/04_loaders.ipynb #b8fc7f58
 register_format((".pdf",), Format("pdf", load_pdf, True, version=7))   # 2: sections from a printed table of contents where there is no outline; 3: its sections numbered past 99 (24.100); 4: word spaces PDFium missed; 5: not inside letter-spaced words; 6, 7: running headers that name a section
-register_format((".md", ".markdown"), Format("text", load_markdown, version=5))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```)
+register_format((".md", ".markdown"), Format("text", load_markdown, version=6))   # 2: cut at underlined headings too; 3: read as rendered; 4: its HTML tags too; 5: a fence closes only at one as long (```` around ```); 6: `##` headings with no `#` above them are siblings
 register_format((".txt", ".text"), Format("text", load_text, version=10))   # 2: cut at underlined headings; 3: a Debian changelog at its entries; 4: a NEWS file at its releases; 5: a row of tildes under a heading is no code fence; 6: releases numbered without a dot (CHANGES WITH 252); 7: AsciiDoc read as AsciiDoc; 8: cut at numbered headings; 9: drawn tables as rows, captions no releases, sections numbered again in each chapter under it; 10: Vim help read as the help window shows it, literal blocks as code blocks
 register_format((".rst", ".rest"), Format("text", load_text, version=9))   # 2: read as a document with sections (1: as source code); 3: one without underlined headings may be a NEWS file; 4-9: as .txt 5-10
-register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=3))   # 2: as .rst 2; 3: read as rendered (`adoc_markdown`)
+register_format((".adoc", ".asciidoc"), Format("text", load_adoc, version=4))   # 2: as .rst 2; 3: read as rendered (`adoc_markdown`); 4: as .md 6
 register_format((".tex", ".latex", ".ltx"), Format("text", load_latex, version=2))   # the same
-register_format((".org",), Format("text", load_org, version=2))   # 2: an outline with sections (1: as source code)
+register_format((".org",), Format("text", load_org, version=3))   # 2: an outline with sections (1: as source code); 3: as .md 6
 register_format((".info",), Format("text", load_info, settings=True, version=3, unpacks=True))   # and the parts of a split manual, find.info-2: `format_of`; 2: examples in code blocks; 3: a split manual read whole
 register_format((".html", ".htm"), Format("text", load_html, version=11))   # 2: a table's cells apart, navigation marked by class left out; 3: cut at its headings; 4: as .txt 5, no skip link; 5: a page laid out in a table read as a page, a sentence of links no navigation, a text shown as it is cut at its underlined headings; 6: no site banner, two listings in one <pre> apart; 7: a heading with a link and a ¶ kept; 8: no link that only runs a script; 9: an FAQ's questions in bold as headings; 10: a class or id ending in "nav" (Publican's docnav), and a banner, are navigation; a sidebar's title that asks is no FAQ question; 11: no footnotes' marks
 register_format((".docx",), Format("office", "self_rag.formats:load_docx", True))
@@ -1602,7 +1605,7 @@ register_format((".odp",), Format("slides", "self_rag.formats:load_odp", True))
 register_format((".xlsx", ".xlsm", ".xls", ".ods"), Format("sheet", "self_rag.formats:load_workbook", True))
 register_format((".csv", ".tsv"), Format("sheet", "self_rag.formats:load_csv", True))
 register_format((".epub",), Format("ebook", "self_rag.formats:load_epub", True, version=11))   # 2: its chapters are HTML; 3: a chapter with no entry in the contents and no h1 starts its path with its <title>; 4-11: as HTML 5-11
-register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=4))   # 2: its Markdown read as rendered; 3: its HTML tags too; 4: as Markdown 5 (a fence inside a longer one, a tilde underline)
+register_format((".ipynb",), Format("text", "self_rag.formats:load_notebook", version=5))   # 2: its Markdown read as rendered; 3: its HTML tags too; 4: as Markdown 5 (a fence inside a longer one, a tilde underline); 5: as Markdown 6
 register_format((".eml",), Format("text", "self_rag.formats:load_email"))
 register_format((".mbox",), Format("text", "self_rag.formats:load_mbox"))
 register_format((".vtt", ".srt"), Format("text", "self_rag.formats:load_transcript"))
