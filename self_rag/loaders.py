@@ -751,10 +751,11 @@ def _rst_lead(line:str) -> str:
 def rst_literal_blocks(text:str) -> str:
     "reStructuredText with each literal block (the lines indented under a paragraph that ends in `::`) and each `code-block` directive's content as a Markdown code block, dedented, in the directive's language; the `::` as the rendered page shows it."
     lines, out, i = text.split("\n"), [], 0
+    fenced = in_code(lines)   # a Markdown code block a text file holds already: `Foo::` in it opens nothing
     while i < len(lines):
         line, i = lines[i], i + 1
         code = _RST_CODE.match(line)
-        if not code and (not line.rstrip().endswith("::") or _RST_DIRECTIVE.match(line)): out.append(line); continue
+        if fenced[i - 1] or not code and (not line.rstrip().endswith("::") or _RST_DIRECTIVE.match(line)): out.append(line); continue
         j = i
         while code and j < len(lines) and _RST_FIELD.match(lines[j]): j += 1
         k = j
@@ -1101,7 +1102,7 @@ def vim_help_markdown(text:str) -> tuple[str | None, str]:
             out += [_vim_words(line[:m.start()]), f"```{m.group('lang')}", *body, "```", ""]
         elif _VIM_NEXT.match(line) or _VIM_ENTRY.match(line) or not ruled and _VIM_CONTENTS.match(line): continue   # navigation: the sections themselves follow
         elif _VIM_TAG.search(line) and _VIM_HEADLINE.match(words := _vim_words(line).strip()): out += ["", f"## {words}", ""]
-        elif not ruled and _centred(line) and not lines[i - 2].strip() and not (lines[i:] or [""])[0].strip():
+        elif not ruled and _centred(line) and (i < 2 or not lines[i - 2].strip()) and not (lines[i:] or [""])[0].strip():
             while out and (not out[-1] or out[-1].startswith("# ")): out.pop()   # the title under a byline ("VIM USER MANUAL - by Bram Moolenaar") takes its place
             out += ["", f"# {' '.join(line.split())}", ""]
         else: out.append(_vim_words(line))
