@@ -36,14 +36,14 @@ __all__ = ['CONTENTS_PAGES', 'PDF_LOGGERS', 'PDFIUM_LOCK', 'WORD_GAP', 'PDF_WIND
            'long_word_share', 'looks_spaceless', 'PdfminerPages', 'outline_starts', 'split_at_headings',
            'contents_entries', 'contents_starts', 'page_furniture', 'furniture_lines', 'PdfNotesHandler', 'pdf_notes',
            'pdf_title', 'ocr_status', 'pdf_windows', 'load_pdf', 'decode_text', 'markdown_sections',
-           'rendered_markdown', 'rst_sections', 'dedented', 'rst_literal_blocks', 'changelog_sections',
-           'release_sections', 'numbered_sections', 'adoc_markdown', 'adoc_sections', 'looks_like_adoc',
-           'latex_sections', 'org_markdown', 'looks_like_vim_help', 'vim_help_markdown', 'info_examples',
-           'info_sections', 'info_parts', 'asks_in_bold', 'html_sections', 'drawn_tables', 'load_text', 'load_markdown',
-           'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format', 'register_format',
-           'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of', 'reader_version',
-           'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon', 'page_assets', 'holds_text',
-           'renditions', 'redirect_pages', 'split_info_parts', 'find_documents']
+           'rendered_markdown', 'rst_sections', 'dedented', 'rst_literal_blocks', 'rst_directives',
+           'changelog_sections', 'release_sections', 'numbered_sections', 'adoc_markdown', 'adoc_sections',
+           'looks_like_adoc', 'latex_sections', 'org_markdown', 'looks_like_vim_help', 'vim_help_markdown',
+           'info_examples', 'info_sections', 'info_parts', 'asks_in_bold', 'html_sections', 'drawn_tables', 'load_text',
+           'load_markdown', 'load_adoc', 'load_latex', 'load_org', 'load_info', 'load_html', 'Format',
+           'register_format', 'code_language', 'looks_like_text', 'is_man_page', 'sniff_format', 'format_of',
+           'reader_version', 'path_problem', 'unpacked', 'document_pieces', 'load_document', 'is_icon', 'page_assets',
+           'holds_text', 'renditions', 'redirect_pages', 'split_info_parts', 'find_documents']
 
 # %% ../nbs/04_loaders.ipynb #caeb8537
 @dataclass
@@ -765,6 +765,31 @@ def rst_literal_blocks(text:str) -> str:
         i = k
     return "\n".join(out)
 
+# %% ../nbs/04_loaders.ipynb #85e9af06
+_RST_NAMED = re.compile(r"^(?P<pad>\s*)\.\.\s+(?:(?P<domain>[\w-]+):)?(?P<name>[\w-]+)::[ \t]*(?P<arg>.*?)[ \t]*$")   # .. note::, .. versionadded:: 2.1, .. py:function:: run(x)
+_RST_TARGET = re.compile(r"^\s*\.\.\s+_[^:]*:")   # .. _install-guide:
+_RST_ADMONITIONS = {"attention", "caution", "danger", "error", "hint", "important", "note", "tip", "warning", "seealso"}
+_RST_VERSIONS = {"versionadded": "Added in version", "versionchanged": "Changed in version", "deprecated": "Deprecated since version"}
+_RST_DESCRIBED = {"option", "cmdoption", "envvar", "describe", "object", "program", "confval", "variable", "command", "function", "class", "method", "attribute", "data", "exception"}   # the thing a description is of
+_RST_UNSHOWN = {"toctree", "contents", "index", "highlight", "meta"}   # they show no text of their own where they stand (an include does: it stays, named)
+
+def rst_directives(text:str) -> str:
+    "reStructuredText's directives as the rendered page shows them: an admonition as its name (`Note:`), a version note as its sentence (`Added in version 2.1.`), the thing a description is of (`.. option:: -v, --verbose`, `.. py:function:: run(x)`) as its name; a table of contents, an index entry and a link target gone with their indented lines. Code blocks and other directives are left as they are (`rst_literal_blocks` reads the first)."
+    lines, out, i = text.split("\n"), [], 0
+    fenced = in_code(lines)
+    while i < len(lines):
+        line, i = lines[i], i + 1
+        m = None if fenced[i - 1] else _RST_NAMED.match(line)
+        if m and m.group("name") in _RST_UNSHOWN or not fenced[i - 1] and _RST_TARGET.match(line):
+            while i < len(lines) and (not lines[i].strip() or indentation(lines[i]) > indentation(line)): i += 1
+            continue
+        name, arg, pad = (m.group("name"), m.group("arg"), m.group("pad")) if m else ("", "", "")
+        if name in _RST_ADMONITIONS: out.append(f"{pad}{'See also' if name == 'seealso' else name.capitalize()}:{' ' + arg if arg else ''}")
+        elif name in _RST_VERSIONS: out.append(f"{pad}{_RST_VERSIONS[name]} {arg.split(None, 1)[0]}" + (f": {rest[0]}" if (rest := arg.split(None, 1)[1:]) else "."))
+        elif m and (m.group("domain") or name in _RST_DESCRIBED) and arg: out.append(f"{pad}{arg}")
+        else: out.append(line)
+    return "\n".join(out)
+
 # %% ../nbs/04_loaders.ipynb #c2802833
 _CHANGELOG_ENTRY = re.compile(r"^([a-z0-9][a-z0-9+.-]+) \(([^()\s]+)\) [^;\n]+;.*$")   # sed (4.9-1) unstable; urgency=medium
 _CHANGELOG_DATE = re.compile(r"^ -- .*?(\d{1,2} [A-Z][a-z]{2} \d{4})")                # " -- Clint Adams <clint@debian.org>  Thu, 05 Jan 2023 14:55:25 -0500"
@@ -1470,7 +1495,7 @@ def _read_text(path:Path,
 
 # %% ../nbs/04_loaders.ipynb #b7205f11
 def load_text(path:Path) -> list[Page]:
-    "A plain-text or reStructuredText file as one Page, or one per section where it underlines or numbers its headings, the tables it draws as rows of cells (`drawn_tables`); a Debian changelog one per entry, a NEWS file one per release, AsciiDoc as `load_adoc` reads it, Vim help as `vim_help_markdown` does; literal blocks as code blocks (`rst_literal_blocks`)."
+    "A plain-text or reStructuredText file as one Page, or one per section where it underlines or numbers its headings, the tables it draws as rows of cells (`drawn_tables`); a Debian changelog one per entry, a NEWS file one per release, AsciiDoc as `load_adoc` reads it, Vim help as `vim_help_markdown` does; directives and literal blocks as the rendered page shows them (`rst_directives`, `rst_literal_blocks`)."
     raw = decode_text(path, path.read_bytes())
     if looks_like_vim_help(raw):
         title, markdown = vim_help_markdown(raw)
@@ -1478,7 +1503,7 @@ def load_text(path:Path) -> list[Page]:
     text = clean_text(drawn_tables(raw))
     if sections := changelog_sections(text): return _text_pages(path, sections)
     if looks_like_adoc(text): return _text_pages(path, adoc_sections(text))
-    sections = rst_sections(text := rst_literal_blocks(text))
+    sections = rst_sections(text := rst_literal_blocks(rst_directives(text)))
     if all(title is None for title, _ in sections): sections = release_sections(text) or numbered_sections(text) or sections   # no underlined heading: perhaps a NEWS file, or numbered headings
     return _text_pages(path, sections)
 
