@@ -886,7 +886,7 @@ def _given(u:Unit, before:set) -> bool:
     "A sentence every word of which an earlier document gave (`before`: the runs of its whole text), whatever units that document cut them into."
     return u.starts and u.ends and not u.code and repeats(_sentence_runs(u.text), before, share=1)
 
-def _one_command(u:Unit) -> bool: return u.code and len([l for l in u.text.split("\n") if not re.match(r"\s*(?:```|~~~)", l)]) == 1   # a command on one line, fenced or not
+def _one_command(u:Unit) -> bool: return u.code and len([l for l in u.text.split("\n") if not CODE_FENCE.match(l)]) == 1   # a command on one line, fenced or not
 
 def _passages(docs:list[dict]) -> list[tuple[int, list[Unit]]]:
     "Each document's index and units, without units an earlier document already gave (parents overlap, renditions repeat); a one-line command stays, fenced or not, as part of its sentence (the answer quotes it once)."

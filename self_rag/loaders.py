@@ -735,7 +735,7 @@ def rst_sections(text:str) -> list[tuple[str | None, str]]:
 # %% ../nbs/04_loaders.ipynb #d6c1ca3a
 _RST_CODE = re.compile(r"^\s*\.\.\s+(?:code-block|code|sourcecode)::[ \t]*(?P<lang>[\w+.-]*)[ \t]*$")   # .. code-block:: bash
 _RST_FIELD = re.compile(r"^\s+:[\w-]+:")   # a directive's option: :linenos:, :caption: Example
-_RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+\S+::")   # .. note::, .. image:: logo.png
+_RST_NAMED = re.compile(r"^(?P<pad>\s*)\.\.\s+(?:(?P<domain>[\w-]+):)?(?P<name>[\w-]+)::[ \t]*(?P<arg>.*?)[ \t]*$")   # .. note::, .. versionadded:: 2.1, .. py:function:: run(x)
 
 def dedented(lines:list[str]) -> list[str]:
     "An indented block's lines without the blank lines around them, less the indentation they share."
@@ -755,7 +755,7 @@ def rst_literal_blocks(text:str) -> str:
     while i < len(lines):
         line, i = lines[i], i + 1
         code = _RST_CODE.match(line)
-        if fenced[i - 1] or not code and (not line.rstrip().endswith("::") or _RST_DIRECTIVE.match(line)): out.append(line); continue
+        if fenced[i - 1] or not code and (not line.rstrip().endswith("::") or _RST_NAMED.match(line)): out.append(line); continue
         j = i
         while code and j < len(lines) and _RST_FIELD.match(lines[j]): j += 1
         k = j
@@ -766,7 +766,6 @@ def rst_literal_blocks(text:str) -> str:
     return "\n".join(out)
 
 # %% ../nbs/04_loaders.ipynb #85e9af06
-_RST_NAMED = re.compile(r"^(?P<pad>\s*)\.\.\s+(?:(?P<domain>[\w-]+):)?(?P<name>[\w-]+)::[ \t]*(?P<arg>.*?)[ \t]*$")   # .. note::, .. versionadded:: 2.1, .. py:function:: run(x)
 _RST_TARGET = re.compile(r"^\s*\.\.\s+_[^:]*:")   # .. _install-guide:
 _RST_ADMONITIONS = {"attention", "caution", "danger", "error", "hint", "important", "note", "tip", "warning", "seealso"}
 _RST_VERSIONS = {"versionadded": "Added in version", "versionchanged": "Changed in version", "deprecated": "Deprecated since version"}
