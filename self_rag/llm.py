@@ -411,10 +411,15 @@ _SIGNATURE = re.compile(r"""(?x)^\s*(?:(?:class|def|async\s+def)\s+[A-Za-z_][\w.
                          | [A-Za-z_]\w*(?:\.\w+)+\(.*\)                                    # a dotted name's (click.echo(message=None), read.table(file)),
                          | [A-Za-z_]\w*\((?:\)|[^()]*?\w\s*=.*\)))(?:\s*(?:->|→)\s*[^\s.]+)?\s*$   # one without arguments or with a keyword's (get_size(), hist(x, breaks=10)); not a value, c("X1", "Y2")""")
 
+_LITERAL = re.compile(r"""(?<!\w)(?:'[^'\n]*'|"[^"\n]*")(?!\w)""")   # a string in quotes: 'start of month', "a b"; not a word's apostrophe (don't)
+
+_TRAILING_COMMENT = re.compile(r"(?<=\S)\s+(?:--|#|//)\s.*$")   # "SELECT 1; -- a note", "ls  # lists": a comment after code, not judged with it
+
 def is_code_line(line:str) -> bool:
-    "A prompt or preprocessor line, an API's signature (`class click.Path(exists=False, file_okay=True)`), a command with an option (`upsd -c reload`), or a short line mostly of code-like words (`-lRmath`, `x <- c(1, 2)`, `R_HOME/bin`)."
+    "A prompt or preprocessor line, an API's signature (`class click.Path(exists=False, file_okay=True)`), a command with an option (`upsd -c reload`), or a short line mostly of code-like words (`-lRmath`, `x <- c(1, 2)`, `R_HOME/bin`), a string in quotes one word and a comment after the code left out (`SELECT date('now','start of month'); -- a month on`)."
     if _CODE_LINE.match(line) or _SIGNATURE.match(line): return True
-    words = line.split()
+    bare = _TRAILING_COMMENT.sub("", _LITERAL.sub(lambda m: m.group(0).replace(" ", ""), line))   # a string literal one word, whatever its spaces
+    line, words = (bare, bare.split()) if len(bare.split()) > 1 else (line, line.split())   # a quoted string alone is judged by its words: a quote inside a sentence
     if line.rstrip().endswith(".") or not 0 < len(words) <= 8: return False
     if (m := _COMMAND.match(line)) and m.group(1) not in STOPWORDS: return True
     return 2 * sum(bool(_CODE_WORD.search(w)) for w in words) >= len(words)
@@ -427,6 +432,8 @@ _LIST_ITEM = re.compile(rf"^\s*(?:{_OPTION_NAME}(?:,\s*{_OPTION_NAME})*|\$\{{[^}
 _RUNS_ON = re.compile(r"(?:,|\band|\bor)\s*$")   # an item that goes on in the next: "Extract elements X[1,3] as a vector, and"
 _ENUMERATED = re.compile(r"\((?:\d{1,3}|[a-zA-Z]|[ivx]{1,4})\)\s+[A-Z]")   # "(12) I deleted a lot of data...": a numbered sentence of its own (a FAQ's question)
 
+_REMARK = re.compile(r"\([^()]*\)")   # "(source: lang_aggfunc.html, matrix: context)": a remark in parentheses, whole, after its sentence
+
 _BARE_FIELD = re.compile(r"^[\w.*]+ \([^()]*\) [–—]$")   # "mode (str) –": a parameter that an API's page lists with its type and no description, nothing to quote
 
 RUN_ON_WORDS = 3 * MAX_SENTENCE_WORDS   # lines without a full stop for longer than this are rows (a table's, a list's), not a sentence: each piece of them stands alone
@@ -434,12 +441,12 @@ RUN_ON_WORDS = 3 * MAX_SENTENCE_WORDS   # lines without a full stop for longer t
 def _prose_units(text:str,
                  closed:bool=True, # nothing but a new item, a blank line or the passage's end follows (not code the text leads into)
                 ) -> list[Unit]:
-    "The units of a run of prose; an item of a list keeps its marker (\"2.\", \"-\") and starts a sentence (so does a numbered one, \"(12) I deleted...\"; another that opens with a parenthesis goes on the one before), and ends one where it is `closed` and does not run on, as do a numbered row (\"72596 not recognizing __libc_malloc\") and an option with its description on a line (\"-s, --symbolic-link make symbolic links\")."
+    "The units of a run of prose; an item of a list keeps its marker (\"2.\", \"-\") and starts a sentence (so does a numbered one, \"(12) I deleted...\"; another that opens with a parenthesis goes on the one before, and a remark wholly in parentheses ends it), and ends one where it is `closed` and does not run on, as do a numbered row (\"72596 not recognizing __libc_malloc\") and an option with its description on a line (\"-s, --symbolic-link make symbolic links\")."
     m = _BULLET.match(text)
     out = []
     for s in re.split(rf"{SENTENCE_BREAK.pattern}|\s+(?=•\s)", (text[m.end():] if m else text).strip()):
         pieces, rows = line_pieces(s), "\n" in s.strip() and len(s.split()) > RUN_ON_WORDS   # rows: lines that no sentence could run over, a table's or a list's
-        out += [Unit(p, False, rows or k == len(pieces) - 1 and p.rstrip("\"')”").endswith((".", "!", "?")), rows or k == 0 and not (p[0].islower() or p[0] in ",;" or p[0] == "(" and not _ENUMERATED.match(p)))
+        out += [Unit(p, False, rows or k == len(pieces) - 1 and (p.rstrip("\"')”").endswith((".", "!", "?")) or bool(_REMARK.fullmatch(p))), rows or k == 0 and not (p[0].islower() or p[0] in ",;" or p[0] == "(" and not _ENUMERATED.match(p)))
                 for k, p in enumerate(pieces) if len(p.split()) >= 3 and not _BARE_FIELD.match(p)]
     if out and m: out[0] = out[0]._replace(text=f"{m.group(0).strip()} {out[0].text}", starts=True)
     if out and (m or _NUMBERED_ROW.match(text) or _LIST_ITEM.match(text)) and closed and not _RUNS_ON.search(text): out[-1] = out[-1]._replace(ends=True)
@@ -908,9 +915,9 @@ TERM_LINES = 3  # a term may have aliases, a line each (`-q`, `--quiet`)
 _LINK_LINE = re.compile(rf"(?:\W\s*)?{_URL}")   # "→ https://tracker.debian.org/": a page's reference, set on a line of its own
 
 def _is_term(u:Unit) -> bool:
-    "A code unit of up to `TERM_LINES` lines of a few words each, no prompt, no fence and no address alone: the term that the next sentence describes (`hist(x)`, `--no-readline`, `-q\\n--quiet`)."
+    "A code unit of up to `TERM_LINES` lines of a few words each, no prompt, no fence, no address alone and no statement (`SELECT date();`, an example under the sentence that says what it does): the term that the next sentence describes (`hist(x)`, `--no-readline`, `-q\\n--quiet`)."
     lines = u.text.split("\n")
-    return u.code and len(lines) <= TERM_LINES and all(len(l.split()) <= 3 and not _CODE_LINE.match(l) and not CODE_FENCE.match(l) and not _LINK_LINE.fullmatch(l.strip()) for l in lines)
+    return u.code and len(lines) <= TERM_LINES and all(len(l.split()) <= 3 and not _CODE_LINE.match(l) and not CODE_FENCE.match(l) and not _LINK_LINE.fullmatch(l.strip()) and not l.rstrip().endswith(";") for l in lines)
 
 # %% ../nbs/14_llm.ipynb #329cd5b3
 def _entry_term(us:list[Unit], a:int, reach:int=3,
@@ -952,7 +959,7 @@ def _refers_back(us:list[Unit], i:int) -> bool:
 def _asks(u:Unit) -> bool: return not u.code and u.ends and u.text.rstrip("\"')”").endswith("?")   # a sentence that asks a question
 
 def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
-    "The span to quote for unit `i`: a question with the sentence after it, which answers it; with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to (a term, the description after it) or the sentence it points back to (and the term that sentence names), the command after it (not the term of the next entry, after a sentence that ends), and the next sentence when it leads into a command (with the words after the command that end its sentence when a colon announces the command)."
+    "The span to quote for unit `i`: a question with the sentence after it, which answers it; with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to (a term, the description after it) or the sentence it points back to (and the term that sentence names), the command after it (not the term of the next entry, after a sentence that ends), and the next sentence when it leads into a command (with the words after the command that end its sentence when a colon announces the command); an example (code, no term) with the sentence before it whose quote takes it in, as that sentence is quoted."
     a, b = i, i + (i + 1 < len(us) and _asks(us[i]))   # a question the passage asks (a FAQ's), with the sentence that answers it
     while a > max(0, i - reach) and _continues(us, a - 1): a -= 1
     if (term := _entry_term(us, a)) is not None: a = term
@@ -965,6 +972,7 @@ def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
     if leads:   # ...when the command ends that sentence, or, after a colon, the words after it do ("...the -g option:\ndoxygen -g <file>\nwhere <file> is its name.")
         end = b + 2 + (b + 3 < len(us) and _continues(us, b + 2) and us[b + 1].text.endswith(":"))
         if end + 1 == len(us) or not _continues(us, end): b = end
+    if us[i].code and a == i > 0 and not _is_term(us[i]) and not us[i - 1].code and (lead := _quote(us, i - 1))[1] >= i: a, b = lead[0], max(b, lead[1])   # code with the sentence that quotes it
     return a, b
 
 # %% ../nbs/14_llm.ipynb #8184f7fb
