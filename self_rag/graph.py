@@ -96,7 +96,7 @@ def cited_place(h:Hit, # the cited document
 
 # %% ../nbs/18_graph.ipynb #2b5748a0
 def cite(answer:str, relevant:list[Hit]) -> list[Citation]:
-    "A citation for each `[Doc N]` of `answer` that exists in `relevant` (1-based), in order of first mention, on the pages of what it quotes."
+    "A citation for each `[Doc N]` of `answer` that exists in `relevant` (1-based), in order of first mention, on the pages of what it quotes, with the sentence of it that the first claim citing it is closest to."
     claims, runs, out = {}, {}, []
     for line in answer.splitlines():
         before = []   # the line's sentences since its last citation: a quote of several sentences is cited once, at its end
@@ -107,7 +107,7 @@ def cite(answer:str, relevant:list[Hit]) -> list[Citation]:
             before = []
     for n, said in claims.items():
         h = relevant[n - 1]
-        line, best = closest_sentence(h.context, " ".join(said))
+        line, best = closest_sentence(h.context, said[0])   # the quote shown: what the first claim citing it rests on
         pages, where = cited_place(h, [line] + [ln for s in said + runs[n] for ln in quoted_lines(h.context, s)])
         out.append(Citation(doc=n, source=h.source, pages=pages, section=h.section, quote=shorten(best, 200), path=h.path, where=where))
     return out

@@ -934,9 +934,10 @@ def _entry_term(us:list[Unit], a:int, reach:int=3,
 _OPTION = re.compile(rf"^(?:{_OPTION_NAME}|<[^<>\s]+>|\d+(?:\.\d+)+\.?\s+(?![A-Z][A-Z\s]*$))")   # "-q", "--quiet", "<newbranch>", "3.34. bounce": an option, a placeholder, or an entry numbered as a section is (not a manual page's heading: "6.23.5.1 EXAMPLES")
 
 def _heads_entry(us:list[Unit], j:int) -> bool:
-    "Units from `j` on are options or placeholders (one or more: `-q`, `--quiet`), or a numbered entry's name (`3.34. bounce`, a variable of Mutt's manual as plain text), that the prose after them describes, or that end the passage: the head of an option list's next entry (an example, `\\movie[autostart]{}{test.wav}` or `POLICY=\"DROP\"`, is none)."
+    "Units from `j` on are options or placeholders (one or more: `-q`, `--quiet`), or a numbered entry's name (`3.34. bounce`, a variable of Mutt's manual as plain text) or an API's signature alone on its line (`class click.Path(exists=False)`), that the prose after them describes, or that end the passage: the head of an option list's next entry (an example, `\\movie[autostart]{}{test.wav}` or `POLICY=\"DROP\"`, is none)."
     k = j
     while k < len(us) and _is_term(us[k]) and _OPTION.match(us[k].text): k += 1
+    if k == j < len(us) and us[j].code and "\n" not in us[j].text and _SIGNATURE.match(us[j].text) and (j + 1 == len(us) or us[j + 1].starts): k += 1   # an API's signature heads its description (not one a sentence goes on after: `PageTemplate(id=None) is used to...`)
     return k > j and (k == len(us) or not us[k].code)
 
 # %% ../nbs/14_llm.ipynb #55a6b4a0
@@ -958,8 +959,12 @@ def _refers_back(us:list[Unit], i:int) -> bool:
 # %% ../nbs/14_llm.ipynb #36e95503
 def _asks(u:Unit) -> bool: return not u.code and u.ends and u.text.rstrip("\"')”").endswith("?")   # a sentence that asks a question
 
+def _example(u:Unit) -> bool:
+    "Code that shows something (`SELECT date();`), not a term, a table's row or an option's entry (`-b <ring buffer option>`), which head what follows them."
+    return u.code and not _is_term(u) and not is_table_row(u.text.split("\n")[-1]) and not _OPTION.match(u.text)
+
 def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
-    "The span to quote for unit `i`: a question with the sentence after it, which answers it; with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to (a term, the description after it) or the sentence it points back to (and the term that sentence names), the command after it (not the term of the next entry, after a sentence that ends), and the next sentence when it leads into a command (with the words after the command that end its sentence when a colon announces the command); an example (code, no term) with the sentence before it whose quote takes it in, as that sentence is quoted."
+    "The span to quote for unit `i`: a question with the sentence after it, which answers it; with the neighbours (up to `reach` each way) that complete its sentence, the term whose entry it belongs to (a term, the description after it) or the sentence it points back to (and the term that sentence names), the command after it (not the term of the next entry, after a sentence that ends), and the next sentence when it leads into a command (with the words after the command that end its sentence when a colon announces the command); an example (`_example`, heading no entry) with the sentence before it whose quote takes it in, as that sentence is quoted."
     a, b = i, i + (i + 1 < len(us) and _asks(us[i]))   # a question the passage asks (a FAQ's), with the sentence that answers it
     while a > max(0, i - reach) and _continues(us, a - 1): a -= 1
     if (term := _entry_term(us, a)) is not None: a = term
@@ -972,7 +977,7 @@ def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
     if leads:   # ...when the command ends that sentence, or, after a colon, the words after it do ("...the -g option:\ndoxygen -g <file>\nwhere <file> is its name.")
         end = b + 2 + (b + 3 < len(us) and _continues(us, b + 2) and us[b + 1].text.endswith(":"))
         if end + 1 == len(us) or not _continues(us, end): b = end
-    if us[i].code and a == i > 0 and not _is_term(us[i]) and not us[i - 1].code and (lead := _quote(us, i - 1))[1] >= i: a, b = lead[0], max(b, lead[1])   # code with the sentence that quotes it
+    if a == i > 0 and _example(us[i]) and not _heads_entry(us, i) and not us[i - 1].code and (lead := _quote(us, i - 1))[1] >= i: a, b = lead[0], max(b, lead[1])   # with the sentence that quotes it
     return a, b
 
 # %% ../nbs/14_llm.ipynb #8184f7fb
