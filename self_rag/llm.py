@@ -960,7 +960,7 @@ def _refers_back(us:list[Unit], i:int) -> bool:
 def _asks(u:Unit) -> bool: return not u.code and u.ends and u.text.rstrip("\"')”").endswith("?")   # a sentence that asks a question
 
 def _example(u:Unit) -> bool:
-    "Code that shows something (`SELECT date();`), not a term, a table's row or an option's entry (`-b <ring buffer option>`), which head what follows them."
+    "Code that shows something (`SELECT date();`): no term or option's entry (`-b <ring buffer option>`), which head what follows them, and no table's row."
     return u.code and not _is_term(u) and not is_table_row(u.text.split("\n")[-1]) and not _OPTION.match(u.text)
 
 def _quote(us:list[Unit], i:int, reach:int=2) -> tuple[int, int]:
