@@ -413,7 +413,7 @@ _SIGNATURE = re.compile(r"""(?x)^\s*(?:(?:class|def|async\s+def)\s+[A-Za-z_][\w.
 
 _LITERAL = re.compile(r"""(?<!\w)(?:'[^'\n]*'|"[^"\n]*")(?!\w)""")   # a string in quotes: 'start of month', "a b"; not a word's apostrophe (don't)
 
-_TRAILING_COMMENT = re.compile(r"(?<=\S)\s+(?:--|#|//)\s.*$")   # "SELECT 1; -- a note", "ls  # lists": a comment after code, not judged with it
+_TRAILING_COMMENT = re.compile(r"(?<=[;)\]}])\s+(?:--|#|//)\s.*$")   # "SELECT 1; -- a note", "f(x)  # calls f": a comment after a statement or a call, not judged with it (not a dash in prose: "``0`` -- The service...")
 
 def is_code_line(line:str) -> bool:
     "A prompt or preprocessor line, an API's signature (`class click.Path(exists=False, file_okay=True)`), a command with an option (`upsd -c reload`), or a short line mostly of code-like words (`-lRmath`, `x <- c(1, 2)`, `R_HOME/bin`), a string in quotes one word and a comment after the code left out (`SELECT date('now','start of month'); -- a month on`)."
