@@ -419,7 +419,8 @@ def is_code_line(line:str) -> bool:
     "A prompt or preprocessor line, an API's signature (`class click.Path(exists=False, file_okay=True)`), a command with an option (`upsd -c reload`), or a short line mostly of code-like words (`-lRmath`, `x <- c(1, 2)`, `R_HOME/bin`), a string in quotes one word and a comment after the code left out (`SELECT date('now','start of month'); -- a month on`)."
     if _CODE_LINE.match(line) or _SIGNATURE.match(line): return True
     bare = _TRAILING_COMMENT.sub("", _LITERAL.sub(lambda m: m.group(0).replace(" ", ""), line))   # a string literal one word, whatever its spaces
-    line, words = (bare, bare.split()) if len(bare.split()) > 1 else (line, line.split())   # a quoted string alone is judged by its words: a quote inside a sentence
+    if len(bare.split()) > 1: line = bare   # (a quoted string alone is judged by its words: a quote inside a sentence)
+    words = line.split()
     if line.rstrip().endswith(".") or not 0 < len(words) <= 8: return False
     if (m := _COMMAND.match(line)) and m.group(1) not in STOPWORDS: return True
     return 2 * sum(bool(_CODE_WORD.search(w)) for w in words) >= len(words)
